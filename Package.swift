@@ -1,0 +1,92 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "sipwake",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "sipwake", targets: ["sipwake"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // System libraries, found with pkg-config.
+        .systemLibrary(
+            name: "CSofiaSIP",
+            pkgConfig: "sofia-sip-ua",
+            providers: [.apt(["libsofia-sip-ua-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // What Swift cannot call on its own: Sofia's tag-list varargs and macros.
+        .target(
+            name: "CSofiaShim",
+            dependencies: ["CSofiaSIP"]
+        ),
+        // Swift view of Sofia-SIP: the loop and its executor, the agent, messages.
+        .target(
+            name: "SIPCore",
+            dependencies: [
+                "CSofiaSIP", "CSofiaShim",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Pure registrar rules, location table and digest authentication.
+        .target(
+            name: "Registrar",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // SQLite schema, migrations, user and binding stores, group commit.
+        .target(
+            name: "Storage",
+            dependencies: [
+                "Registrar",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // sipwake.toml, environment overrides, validation.
+        .target(
+            name: "Config",
+            dependencies: ["TOMLKit"]
+        ),
+        // Wiring: the SIP service, the registrar service, lifecycle.
+        .target(
+            name: "SIPWake",
+            dependencies: [
+                "SIPCore", "Registrar", "Storage", "Config",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "sipwake",
+            dependencies: [
+                "SIPWake", "Config", "Storage", "Registrar",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(name: "RegistrarTests", dependencies: ["Registrar"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Registrar"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["SIPCore", "Registrar", "Storage", "Config", "CSofiaSIP", "CSofiaShim"]
+        ),
+    ]
+)

@@ -1,0 +1,24 @@
+#ifndef SIPWAKE_CSOFIASIP_H
+#define SIPWAKE_CSOFIASIP_H
+#include <sofia-sip/su.h>
+#include <sofia-sip/su_wait.h>
+#include <sofia-sip/su_alloc.h>
+#include <sofia-sip/su_tag.h>
+#include <sofia-sip/su_log.h>
+#include <sofia-sip/su_string.h>
+#include <sofia-sip/msg.h>
+#include <sofia-sip/msg_addr.h>
+#include <sofia-sip/sip.h>
+#include <sofia-sip/sip_header.h>
+#include <sofia-sip/sip_status.h>
+#include <sofia-sip/sip_tag.h>
+#include <sofia-sip/sip_util.h>
+#include <sofia-sip/sip_extra.h>
+#include <sofia-sip/url.h>
+#include <sofia-sip/nta.h>
+#include <sofia-sip/nta_tport.h>
+#include <sofia-sip/tport.h>
+#include <sofia-sip/tport_tag.h>
+#include <sofia-sip/auth_client.h>
+#include <sofia-sip/auth_digest.h>
+#endif

@@ -1,0 +1,1 @@
+// SIPCore module.
