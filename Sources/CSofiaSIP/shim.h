@@ -1,5 +1,22 @@
 #ifndef SIPWAKE_CSOFIASIP_H
 #define SIPWAKE_CSOFIASIP_H
+/* System headers first, before Sofia's su_configure.h defines _GNU_SOURCE,
+   so their definitions match the ones Swift's Glibc module sees. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/types.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <sys/ioctl.h>
+#include <sys/time.h>
+#include <poll.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <netdb.h>
 #include <sofia-sip/su.h>
 #include <sofia-sip/su_wait.h>
 #include <sofia-sip/su_alloc.h>

@@ -1,0 +1,126 @@
+import CSofiaSIP
+import CSofiaShim
+import Glibc
+
+/// The Sofia transaction agent (`nta_agent_t`) and its default leg: every
+/// request that is not a retransmission becomes an `IncomingRequest` handed
+/// to `onRequest`. Created, used and destroyed on the SIP loop thread only.
+public final class SIPAgent {
+    public let loop: SIPLoop
+    public let connections: ConnectionTable
+    private(set) var agent: OpaquePointer?
+    private var defaultLeg: OpaquePointer?
+    private var handlerBox: Unmanaged<Handler>?
+
+    final class Handler {
+        let onRequest: (IncomingRequest) -> Void
+        unowned(unsafe) var agent: SIPAgent?
+        init(onRequest: @escaping (IncomingRequest) -> Void) { self.onRequest = onRequest }
+    }
+
+    /// Binds every listener. Throws naming the first address that fails.
+    public init(loop: SIPLoop, listeners: [SIPListener], options: SIPAgentOptions,
+                onRequest: @escaping (IncomingRequest) -> Void) throws {
+        loop.checkIsolated()
+        precondition(!listeners.isEmpty, "at least one listener")
+        self.loop = loop
+        self.connections = ConnectionTable(loop: loop)
+
+        let handler = Handler(onRequest: onRequest)
+        let box = Unmanaged.passRetained(handler)
+        self.handlerBox = box
+
+        let first = listeners[0]
+        errno = 0
+        let agentPointer: OpaquePointer? = SIPAgent.transportTags(first, options: options).withTags { tags in
+            first.sofiaURL.withCString { url in
+                swk_nta_agent_create(loop.suRoot, swk_url_string(url), { _, _, msg, _ in
+                    // Responses and requests outside any transaction: nothing to do yet.
+                    msg_destroy(msg)
+                    return 0
+                }, nil, tags)
+            }
+        }
+        guard let agentPointer else {
+            box.release()
+            throw SIPCoreError.listenFailed(url: first.sofiaURL, reason: SIPAgent.lastError())
+        }
+        self.agent = agentPointer
+        handler.agent = self
+
+        for listener in listeners.dropFirst() {
+            errno = 0
+            let rc = SIPAgent.transportTags(listener, options: options).withTags { tags in
+                listener.sofiaURL.withCString { swk_nta_agent_add_tport(agentPointer, swk_url_string($0), tags) }
+            }
+            if rc < 0 {
+                let reason = SIPAgent.lastError()
+                close()
+                throw SIPCoreError.listenFailed(url: listener.sofiaURL, reason: reason)
+            }
+        }
+
+        let params = SofiaTagList()
+            .integer(swk_tag_ntatag_maxsize(), options.maxMessageSize)
+            .integer(swk_tag_ntatag_udp_mtu(), 65535)
+            .integer(swk_tag_ntatag_server_rport(), 1)
+            .bool(swk_tag_ntatag_tcp_rport(), true)
+            .bool(swk_tag_ntatag_tls_rport(), true)
+            .bool(swk_tag_ntatag_ua(), false)
+        _ = params.withTags { swk_nta_agent_set_params(agentPointer, $0) }
+
+        let legTags = SofiaTagList().bool(swk_tag_ntatag_no_dialog(), true)
+        defaultLeg = legTags.withTags {
+            swk_nta_leg_tcreate(agentPointer, SIPAgent.legCallback, OpaquePointer(box.toOpaque()), $0)
+        }
+        if defaultLeg == nil {
+            close()
+            throw SIPCoreError.agentCreateFailed("cannot create the default leg")
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Stops listening and frees the agent. Idempotent.
+    public func close() {
+        if let leg = defaultLeg {
+            nta_leg_destroy(leg)
+            defaultLeg = nil
+        }
+        if let agent {
+            nta_agent_destroy(agent)
+            self.agent = nil
+        }
+        handlerBox?.release()
+        handlerBox = nil
+    }
+
+    private static let legCallback: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, UnsafePointer<sip_t>?) -> Int32 = { magic, _, irq, _ in
+        guard let magic, let irq else { return 500 }
+        let handler = Unmanaged<Handler>.fromOpaque(UnsafeRawPointer(magic)).takeUnretainedValue()
+        guard let agent = handler.agent, let agentPointer = agent.agent,
+              let request = IncomingRequest(irq: irq, agent: agentPointer, loop: agent.loop,
+                                            connections: agent.connections)
+        else { return 500 }
+        handler.onRequest(request)
+        return 0
+    }
+
+    private static func transportTags(_ listener: SIPListener, options: SIPAgentOptions) -> SofiaTagList {
+        let tags = SofiaTagList()
+            .bool(swk_tag_tptag_pong2ping(), true)
+        if let idle = options.idleTimeoutMilliseconds {
+            tags.integer(swk_tag_tptag_idle(), idle)
+        }
+        if let dir = listener.certificateDirectory {
+            tags.string(swk_tag_tptag_certificate(), dir)
+        }
+        return tags
+    }
+
+    private static func lastError() -> String {
+        errno == 0 ? "address unavailable or in use" : String(cString: strerror(errno))
+    }
+}

@@ -1,0 +1,181 @@
+import CSofiaSIP
+import CSofiaShim
+
+/// A read-only Swift view of a message Sofia has parsed (`msg_t` + `sip_t`).
+///
+/// It does not own the message: it is valid while the transaction or the
+/// message it came from is alive. Values it returns are Swift copies.
+public struct SIPMessage {
+    public let msg: OpaquePointer
+    public let sip: UnsafeMutablePointer<sip_t>
+
+    public init?(msg: OpaquePointer) {
+        guard let sip = swk_sip_object(msg) else { return nil }
+        self.msg = msg
+        self.sip = sip
+    }
+
+    public var method: String? {
+        sip.pointee.sip_request.flatMap { SofiaText.string($0.pointee.rq_method_name) }
+    }
+
+    public var methodKind: sip_method_t? { sip.pointee.sip_request?.pointee.rq_method }
+
+    public var requestURI: SIPURI? {
+        guard let rq = sip.pointee.sip_request else { return nil }
+        return SIPMessage.withField(rq, \sip_request_t.rq_url) { SIPURI($0) }
+    }
+
+    public var status: Int? { sip.pointee.sip_status.map { Int($0.pointee.st_status) } }
+
+    public var callID: String? { sip.pointee.sip_call_id.flatMap { SofiaText.string($0.pointee.i_id) } }
+
+    public var cseq: UInt32? { sip.pointee.sip_cseq?.pointee.cs_seq }
+
+    public var cseqMethod: String? {
+        sip.pointee.sip_cseq.flatMap { SofiaText.string($0.pointee.cs_method_name) }
+    }
+
+    public var fromURI: SIPURI? {
+        sip.pointee.sip_from.flatMap { SIPMessage.withField($0, \sip_from_t.a_url) { SIPURI($0) } }
+    }
+
+    public var fromTag: String? { sip.pointee.sip_from.flatMap { SofiaText.string($0.pointee.a_tag) } }
+    public var fromDisplay: String? { sip.pointee.sip_from.flatMap { SofiaText.string($0.pointee.a_display) } }
+
+    public var toURI: SIPURI? {
+        sip.pointee.sip_to.flatMap { SIPMessage.withField($0, \sip_to_t.a_url) { SIPURI($0) } }
+    }
+
+    public var toTag: String? { sip.pointee.sip_to.flatMap { SofiaText.string($0.pointee.a_tag) } }
+
+    /// The Expires header as delta-seconds.
+    public var expires: Int? {
+        sip.pointee.sip_expires.map { Int(clamping: $0.pointee.ex_delta) }
+    }
+
+    public var maxForwards: Int? {
+        sip.pointee.sip_max_forwards.map { Int(clamping: $0.pointee.mf_count) }
+    }
+
+    public var userAgent: String? {
+        sip.pointee.sip_user_agent.flatMap { SofiaText.string($0.pointee.g_string) }
+    }
+
+    public var contacts: [SIPContact] {
+        var result: [SIPContact] = []
+        var m = sip.pointee.sip_contact
+        while let contact = m {
+            let uri = SIPMessage.withField(contact, \sip_contact_t.m_url) { SIPURI($0) }
+            result.append(SIPContact(
+                uri: uri,
+                expires: SofiaText.string(contact.pointee.m_expires),
+                q: SofiaText.string(contact.pointee.m_q),
+                parameters: SIPMessage.parameters(contact.pointee.m_params)))
+            m = contact.pointee.m_next
+        }
+        return result
+    }
+
+    /// Path header values (RFC 3327), one per entry, in message order.
+    public var path: [String] {
+        var result: [String] = []
+        var p = sip.pointee.sip_path
+        while let entry = p {
+            let raw = UnsafeMutableRawPointer(entry).assumingMemoryBound(to: msg_header_t.self)
+            let value = SofiaText.encode { buffer, size in msg_header_field_e(buffer, size, raw, 0) }
+            if !value.isEmpty { result.append(value) }
+            p = entry.pointee.r_next
+        }
+        return result
+    }
+
+    /// Option tags of every Require header.
+    public var require: [String] { SIPMessage.listItems(sip.pointee.sip_require) }
+    /// Option tags of every Supported header.
+    public var supported: [String] { SIPMessage.listItems(sip.pointee.sip_supported) }
+
+    /// Digest parameters of the Authorization headers, one dictionary per
+    /// header with the `Digest` scheme. Names are lower-cased, values unquoted
+    /// by Sofia's own parser.
+    public var digestAuthorizations: [[String: String]] {
+        var result: [[String: String]] = []
+        var a = sip.pointee.sip_authorization
+        while let auth = a {
+            if let scheme = auth.pointee.au_scheme, String(cString: scheme).lowercased() == "digest" {
+                result.append(SIPMessage.parameters(auth.pointee.au_params))
+            }
+            a = auth.pointee.au_next
+        }
+        return result
+    }
+
+    /// Values of an extension header Sofia does not know (for example X-Push-ID).
+    public func unknownHeader(_ name: String) -> [String] {
+        var result: [String] = []
+        var u = sip.pointee.sip_unknown
+        let wanted = name.lowercased()
+        while let header = u {
+            if let n = header.pointee.un_name, String(cString: n).lowercased() == wanted,
+               let v = header.pointee.un_value {
+                result.append(String(cString: v))
+            }
+            u = header.pointee.un_next
+        }
+        return result
+    }
+
+    // MARK: Helpers
+
+    /// Calls `body` with a pointer to an embedded one-element array field of a
+    /// Sofia header (`a_url[1]`, `m_url[1]`, `rq_url[1]`).
+    static func withField<Header, R>(
+        _ header: UnsafeMutablePointer<Header>, _ field: PartialKeyPath<Header>,
+        _ body: (UnsafePointer<url_t>) -> R
+    ) -> R {
+        let offset = MemoryLayout<Header>.offset(of: field)!
+        let url = (UnsafeMutableRawPointer(header) + offset).assumingMemoryBound(to: url_t.self)
+        return body(url)
+    }
+
+    /// Reads a NULL-terminated Sofia parameter array (`name=value` items).
+    static func parameters(_ list: UnsafePointer<msg_param_t?>?) -> [String: String] {
+        guard var p = list else { return [:] }
+        var result: [String: String] = [:]
+        while let item = p.pointee {
+            let text = String(cString: item)
+            if let eq = text.firstIndex(of: "=") {
+                let name = text[..<eq].lowercased()
+                result[name] = unquote(String(text[text.index(after: eq)...]))
+            } else {
+                result[text.lowercased()] = ""
+            }
+            p += 1
+        }
+        return result
+    }
+
+    private static func unquote(_ value: String) -> String {
+        guard value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else { return value }
+        var home = su_home_t()
+        su_home_init(&home)
+        defer { su_home_deinit(&home) }
+        guard let unquoted = msg_unquote_dup(&home, value) else { return value }
+        return String(cString: unquoted)
+    }
+
+    private static func listItems(_ header: UnsafeMutablePointer<msg_list_t>?) -> [String] {
+        var result: [String] = []
+        var h = header
+        while let list = h {
+            if var items = list.pointee.k_items {
+                while let item = items.pointee {
+                    result.append(String(cString: item))
+                    items += 1
+                }
+            }
+            h = list.pointee.k_next
+        }
+        return result
+    }
+}

@@ -1,0 +1,40 @@
+import CSofiaSIP
+
+/// A SIP URI as parsed by Sofia (`url_t`), copied into Swift values.
+public struct SIPURI: Sendable, Hashable, CustomStringConvertible {
+    public var scheme: String
+    public var user: String?
+    public var host: String
+    public var port: String?
+    /// The `;name=value` parameters, as Sofia keeps them (without the leading `;`).
+    public var parameters: String?
+    /// The whole URI encoded by Sofia.
+    public var description: String
+
+    /// Reads `url`. Returns nil for `*` and URIs without a host.
+    public init?(_ url: UnsafePointer<url_t>) {
+        let u = url.pointee
+        guard u.url_type != Int8(url_any.rawValue), let host = u.url_host else { return nil }
+        self.scheme = u.url_scheme.map { String(cString: $0) } ?? "sip"
+        self.user = u.url_user.map { String(cString: $0) }
+        self.host = String(cString: host)
+        self.port = u.url_port.map { String(cString: $0) }
+        self.parameters = u.url_params.map { String(cString: $0) }
+        self.description = SofiaText.encode { buffer, size in url_e(buffer, size, url) }
+    }
+
+    /// Value of a URI parameter such as `transport`, or nil.
+    public func parameter(_ name: String) -> String? {
+        guard let parameters else { return nil }
+        var buffer = [CChar](repeating: 0, count: 256)
+        let length = url_param(parameters, name, &buffer, isize_t(buffer.count))
+        guard length > 0 else { return nil }
+        return String(cString: buffer)
+    }
+
+    /// True when the URI has the parameter, with or without a value.
+    public func hasParameter(_ name: String) -> Bool {
+        guard let parameters else { return false }
+        return url_param(parameters, name, nil, 0) > 0
+    }
+}
