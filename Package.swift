@@ -86,7 +86,10 @@ let package = Package(
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["SIPCore", "Registrar", "Storage", "Config", "CSofiaSIP", "CSofiaShim"]
+            dependencies: [
+                "SIPCore", "Registrar", "Storage", "Config", "CSofiaSIP", "CSofiaShim",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
     ]
 )

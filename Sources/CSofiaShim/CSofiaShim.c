@@ -18,6 +18,9 @@ tag_type_t swk_tag_siptag_user_agent_str(void) { return siptag_user_agent_str; }
 tag_type_t swk_tag_siptag_server_str(void) { return siptag_server_str; }
 tag_type_t swk_tag_siptag_via_str(void) { return siptag_via_str; }
 tag_type_t swk_tag_siptag_route_str(void) { return siptag_route_str; }
+tag_type_t swk_tag_siptag_request_str(void) { return siptag_request_str; }
+tag_type_t swk_tag_siptag_max_forwards_str(void) { return siptag_max_forwards_str; }
+tag_type_t swk_tag_siptag_authorization_str(void) { return siptag_authorization_str; }
 tag_type_t swk_tag_ntatag_maxsize(void) { return ntatag_maxsize; }
 tag_type_t swk_tag_ntatag_udp_mtu(void) { return ntatag_udp_mtu; }
 tag_type_t swk_tag_ntatag_server_rport(void) { return ntatag_server_rport; }
@@ -66,6 +69,9 @@ nta_outgoing_t *swk_nta_outgoing_mcreate(nta_agent_t *agent, nta_response_f *cal
                                          url_string_t const *route_url, msg_t *msg,
                                          tagi_t const *tags)
 { return nta_outgoing_mcreate(agent, callback, magic, route_url, msg, TAG_NEXT(tags)); }
+
+int swk_sip_add_tl(msg_t *msg, sip_t *sip, tagi_t const *tags)
+{ return sip_add_tl(msg, sip, TAG_NEXT(tags)); }
 
 sip_t *swk_sip_object(msg_t *msg) { return sip_object(msg); }
 url_string_t const *swk_url_string(char const *s) { return URL_STRING_MAKE(s); }

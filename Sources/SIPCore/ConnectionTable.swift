@@ -18,7 +18,15 @@ public final class ConnectionTable {
     }
 
     deinit {
+        releaseAll()
+    }
+
+    /// Drops every reference. Must run before the agent that owns the
+    /// transports is destroyed.
+    public func releaseAll() {
         for tport in tportsByID.values { tport_unref(tport) }
+        tportsByID.removeAll()
+        idsByTport.removeAll()
     }
 
     public var count: Int { tportsByID.count }

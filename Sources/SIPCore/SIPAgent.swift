@@ -18,6 +18,15 @@ public final class SIPAgent {
         init(onRequest: @escaping (IncomingRequest) -> Void) { self.onRequest = onRequest }
     }
 
+    /// Binds every listener and hands each new request to `handler`, an actor
+    /// running on `loop`.
+    public convenience init(loop: SIPLoop, listeners: [SIPListener], options: SIPAgentOptions,
+                            handler: some SIPRequestHandler) throws {
+        try self.init(loop: loop, listeners: listeners, options: options) { [weak handler] request in
+            handler?.deliver(request)
+        }
+    }
+
     /// Binds every listener. Throws naming the first address that fails.
     public init(loop: SIPLoop, listeners: [SIPListener], options: SIPAgentOptions,
                 onRequest: @escaping (IncomingRequest) -> Void) throws {
@@ -43,6 +52,7 @@ public final class SIPAgent {
         }
         guard let agentPointer else {
             box.release()
+            handlerBox = nil
             throw SIPCoreError.listenFailed(url: first.sofiaURL, reason: SIPAgent.lastError())
         }
         self.agent = agentPointer
@@ -85,6 +95,7 @@ public final class SIPAgent {
 
     /// Stops listening and frees the agent. Idempotent.
     public func close() {
+        connections.releaseAll()
         if let leg = defaultLeg {
             nta_leg_destroy(leg)
             defaultLeg = nil

@@ -161,6 +161,7 @@ public final class SIPLoop: SerialExecutor, @unchecked Sendable {
         // Finish what is queued so no continuation is lost, then tear down.
         drain()
         runDeferred()
+        su_root_unregister(root, &wait, callback, arg)
         su_root_destroy(root)
         self.root = nil
         su_deinit()

@@ -110,6 +110,36 @@ public struct SIPMessage {
         return result
     }
 
+    /// Digest parameters of the WWW-Authenticate (or Proxy-Authenticate)
+    /// challenges, one dictionary per header.
+    public var digestChallenges: [[String: String]] {
+        var result: [[String: String]] = []
+        for first in [sip.pointee.sip_www_authenticate, sip.pointee.sip_proxy_authenticate] {
+            var a = first
+            while let auth = a {
+                if let scheme = auth.pointee.au_scheme, String(cString: scheme).lowercased() == "digest" {
+                    result.append(SIPMessage.parameters(auth.pointee.au_params))
+                }
+                a = auth.pointee.au_next
+            }
+        }
+        return result
+    }
+
+    public var minExpires: Int? {
+        sip.pointee.sip_min_expires.map { Int(clamping: $0.pointee.me_delta) }
+    }
+
+    /// The whole message as it would go on the wire.
+    public var text: String {
+        var home = su_home_t()
+        su_home_init(&home)
+        defer { su_home_deinit(&home) }
+        var length = 0
+        guard let s = msg_as_string(&home, msg, nil, 0, &length) else { return "" }
+        return String(cString: s)
+    }
+
     /// Values of an extension header Sofia does not know (for example X-Push-ID).
     public func unknownHeader(_ name: String) -> [String] {
         var result: [String] = []

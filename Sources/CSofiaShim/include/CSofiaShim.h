@@ -55,6 +55,9 @@ tag_type_t swk_tag_siptag_user_agent_str(void);
 tag_type_t swk_tag_siptag_server_str(void);
 tag_type_t swk_tag_siptag_via_str(void);
 tag_type_t swk_tag_siptag_route_str(void);
+tag_type_t swk_tag_siptag_request_str(void);
+tag_type_t swk_tag_siptag_max_forwards_str(void);
+tag_type_t swk_tag_siptag_authorization_str(void);
 tag_type_t swk_tag_ntatag_maxsize(void);
 tag_type_t swk_tag_ntatag_udp_mtu(void);
 tag_type_t swk_tag_ntatag_server_rport(void);
@@ -90,6 +93,8 @@ nta_outgoing_t *swk_nta_outgoing_mcreate(nta_agent_t *agent, nta_response_f *cal
                                          nta_outgoing_magic_t *magic,
                                          url_string_t const *route_url, msg_t *msg,
                                          tagi_t const *tags);
+
+int swk_sip_add_tl(msg_t *msg, sip_t *sip, tagi_t const *tags);
 
 /* Macros. */
 sip_t *swk_sip_object(msg_t *msg);
