@@ -51,7 +51,7 @@ public final class IncomingRequest {
     }
 
     deinit {
-        if finalStatus == nil {
+        if finalStatus == nil && message.methodKind != sip_method_ack {
             _ = swk_nta_incoming_treply(irq, 500, "Server Internal Error", [tagi_t(t_tag: swk_tag_end(), t_value: 0)])
         }
         let irq = self.irq

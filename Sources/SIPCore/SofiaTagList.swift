@@ -42,10 +42,19 @@ public final class SofiaTagList {
         return self
     }
 
-    /// Extra header lines, e.g. `X-Push-ID: 1234`, parsed by Sofia.
+    /// An extra header line, e.g. `X-Push-ID: 1234`, parsed by Sofia. A value
+    /// with a line break is dropped rather than let it smuggle in headers.
     @discardableResult
     public func header(_ name: String, _ value: String) -> SofiaTagList {
-        string(swk_tag_siptag_header_str(), "\(name): \(value)")
+        guard !value.contains(where: { $0 == "\r" || $0 == "\n" }) else { return self }
+        return string(swk_tag_siptag_header_str(), "\(name): \(value)")
+    }
+
+    /// Contact header value(s), comma-separated.
+    @discardableResult
+    public func contact(_ value: String) -> SofiaTagList {
+        guard !value.contains(where: { $0 == "\r" || $0 == "\n" }) else { return self }
+        return string(swk_tag_siptag_contact_str(), value)
     }
 
     /// Calls `body` with the terminated list.

@@ -1,0 +1,39 @@
+import Config
+import Registrar
+
+/// What the registrar needs from the configuration, resolved once at start.
+struct RegistrarSettings: Sendable {
+    var domains: Set<String>
+    var policy: RegistrarPolicy
+    var authEnabled: Bool
+    var realm: String
+    var algorithms: [DigestAlgorithm]
+    var nonceLifetime: Int
+    var trustedPeers: [TrustedPeer]
+    var nonceSecret: [UInt8]
+
+    init(config: SipwakeConfig, nonceSecret: [UInt8]) {
+        domains = Set(config.sip.domains.map { $0.lowercased() })
+        policy = RegistrarPolicy(
+            minExpires: config.registrar.minExpires, maxExpires: config.registrar.maxExpires,
+            defaultExpires: config.registrar.defaultExpires,
+            maxBindingsPerAOR: config.registrar.maxBindingsPerAOR)
+        authEnabled = config.auth.enabled
+        realm = config.auth.effectiveRealm
+        algorithms = config.auth.algorithms.compactMap { DigestAlgorithm(rawValue: $0) }
+        nonceLifetime = config.auth.nonceLifetime
+        trustedPeers = config.auth.trustedPeers
+        self.nonceSecret = nonceSecret
+    }
+
+    func isTrusted(_ address: String) -> Bool {
+        trustedPeers.contains { $0.contains(address) }
+    }
+
+    /// True when a host names this server's domain (case-insensitive).
+    func serves(_ host: String) -> Bool {
+        var h = host.lowercased()
+        if h.hasPrefix("["), h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
+        return domains.contains(h) || domains.contains("[\(h)]")
+    }
+}

@@ -1,0 +1,144 @@
+import CSofiaSIP
+import Foundation
+import Logging
+import Registrar
+import SIPCore
+import Storage
+
+/// The actor that owns all SIP state: the Sofia agent, the registrar and
+/// its location table. It runs on the SIP loop (its executor is the loop), so
+/// Sofia callbacks enter it synchronously and nothing in it needs a lock.
+actor SIPServer: SIPRequestHandler {
+    nonisolated let loop: SIPLoop
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
+    private let listeners: [SIPListener]
+    private let options: SIPAgentOptions
+    private let settings: RegistrarSettings
+    private let logger: Logger
+    private let writer: BindingWriter
+    private let directory: UserDirectory
+    private let clock: @Sendable () -> Date
+    private var agent: SIPAgent?
+    private var registrar: RegistrarHandler?
+    private var housekeeping: Task<Void, Never>?
+    private var userRefresh: Task<Void, Never>?
+
+    static let allowedMethods = "REGISTER, OPTIONS"
+
+    init(loop: SIPLoop, listeners: [SIPListener], options: SIPAgentOptions, settings: RegistrarSettings,
+         writer: BindingWriter, directory: UserDirectory, logger: Logger,
+         clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.loop = loop
+        self.listeners = listeners
+        self.options = options
+        self.settings = settings
+        self.writer = writer
+        self.directory = directory
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// Loads the saved state, binds every listener and starts the timers.
+    func start(bindings: [Binding], users: [UserRecord], usersVersion: Int64) throws {
+        let registrar = RegistrarHandler(
+            settings: settings, writer: writer, directory: directory, logger: logger, clock: clock,
+            resume: { [loop, weak self] body in
+                loop.execute {
+                    self?.assumeIsolated { server in
+                        if let registrar = server.registrar { body(registrar) }
+                    }
+                }
+            })
+        registrar.load(bindings: bindings, users: users, usersVersion: usersVersion)
+        self.registrar = registrar
+        agent = try SIPAgent(loop: loop, listeners: listeners, options: options, handler: self)
+        logger.info("sip listening", metadata: [
+            "listen": "\(listeners.map { "\($0.transport.rawValue):\($0.host):\($0.port)" }.joined(separator: ","))",
+            "bindings": "\(registrar.table.count)", "users": "\(users.count)"])
+
+        housekeeping = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                await self?.tick()
+            }
+        }
+        userRefresh = Task { [weak self, directory] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(500))
+                guard let known = await self?.registrar?.usersVersion else { return }
+                if let snapshot = try? await directory.snapshot(ifChangedFrom: known) {
+                    await self?.registrar?.replaceUsers(snapshot.records, version: snapshot.version)
+                }
+            }
+        }
+    }
+
+    private var shuttingDown = false
+
+    /// From now on new requests get 503; timers stop.
+    func beginShutdown() {
+        shuttingDown = true
+        housekeeping?.cancel()
+        userRefresh?.cancel()
+    }
+
+    /// Returns once the replies queued on the loop so far have run.
+    func drainReplies() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loop.execute { continuation.resume() }
+        }
+    }
+
+    /// Closes every listener and connection.
+    func stop() {
+        housekeeping?.cancel()
+        userRefresh?.cancel()
+        agent?.close()
+        agent = nil
+    }
+
+    private func tick() {
+        registrar?.expire()
+        agent?.connections.sweep()
+    }
+
+    var bindingCount: Int { registrar?.table.count ?? 0 }
+
+    // MARK: Requests
+
+    func handle(_ request: IncomingRequest) {
+        let message = request.message
+        if shuttingDown {
+            if message.methodKind != sip_method_ack {
+                request.reply(503, "Shutting Down", tags: SofiaTagList().header("Retry-After", "5"))
+            }
+            return
+        }
+        switch message.methodKind {
+        case sip_method_register:
+            registrar?.handle(request)
+        case sip_method_options:
+            answerOptions(request)
+        case sip_method_ack:
+            // Nothing to answer; the transaction ends here.
+            break
+        default:
+            if let uri = message.requestURI, !settings.serves(uri.host) {
+                // Never an open relay: requests for other domains are refused.
+                logger.debug("relay refused", metadata: ["ruri": "\(uri)", "source": "\(request.source.host)"])
+                request.reply(403, "Relaying Forbidden")
+            } else {
+                request.reply(501, "Not Implemented", tags: SofiaTagList().header("Allow", Self.allowedMethods))
+            }
+        }
+    }
+
+    private func answerOptions(_ request: IncomingRequest) {
+        let tags = SofiaTagList()
+            .header("Allow", Self.allowedMethods)
+            .header("Accept", "application/sdp")
+            .header("Supported", "path, outbound")
+        request.reply(200, "OK", tags: tags)
+    }
+}

@@ -1,0 +1,82 @@
+import Config
+import Foundation
+import Logging
+import Registrar
+import ServiceLifecycle
+import SIPCore
+import Storage
+
+/// `sipwake serve`'s SIP side as a Service: it loads the saved bindings and
+/// users, starts the SIP loop and the registrar, and on shutdown stops
+/// taking requests, lets every pending REGISTER's commit finish and be
+/// answered, and closes the listeners.
+public struct SIPService: Service {
+    private let config: SipwakeConfig
+    private let database: SipwakeDatabase
+    private let logger: Logger
+    private let ready: (@Sendable () -> Void)?
+
+    public init(config: SipwakeConfig, database: SipwakeDatabase, logger: Logger,
+                ready: (@Sendable () -> Void)? = nil) {
+        self.config = config
+        self.database = database
+        self.logger = logger
+        self.ready = ready
+    }
+
+    public func run() async throws {
+        let bindingStore = BindingStore(database: database)
+        let userStore = UserStore(database: database)
+        let bindings = try bindingStore.loadAll()
+        let usersVersion = try userStore.usersVersion()
+        let users = try userStore.list()
+
+        if !config.auth.enabled {
+            logger.warning("digest authentication is disabled: anyone can register any user; use only in a lab")
+        }
+
+        var tlsDirectory: TLSCertificateDirectory?
+        if !config.tls.certificate.isEmpty {
+            tlsDirectory = try TLSCertificateDirectory(certificate: config.tls.certificate, key: config.tls.key)
+        }
+        defer { tlsDirectory?.remove() }
+
+        let listeners = config.sip.listen.map { address in
+            SIPListener(transport: SIPListener.Transport(rawValue: address.transport.rawValue) ?? .udp,
+                        host: address.host, port: address.port,
+                        certificateDirectory: address.transport == .tls ? tlsDirectory?.path : nil)
+        }
+        var secret = Array(config.auth.secret.utf8)
+        if secret.isEmpty { secret = (0..<32).map { _ in UInt8.random(in: .min ... .max) } }
+        let settings = RegistrarSettings(config: config, nonceSecret: secret)
+
+        let writer = BindingWriter(store: bindingStore, logger: logger,
+                                   maxBatch: config.database.groupCommitMaxBatch)
+        let loop = SIPLoop()
+        try loop.start()
+        let server = SIPServer(
+            loop: loop, listeners: listeners,
+            options: SIPAgentOptions(maxMessageSize: config.sip.maxMessageSize),
+            settings: settings, writer: writer, directory: UserDirectory(store: userStore), logger: logger)
+        do {
+            try await server.start(bindings: bindings, users: users, usersVersion: usersVersion)
+        } catch {
+            writer.shutdown()
+            loop.stop()
+            throw error
+        }
+        ready?()
+
+        // Runs until SIGTERM/SIGINT (ServiceGroup's graceful shutdown) or cancellation.
+        try? await gracefulShutdown()
+
+        logger.info("sip shutting down")
+        await server.beginShutdown()
+        // Commit what is queued; its REGISTERs are answered on the loop.
+        await Task.detached { writer.shutdown() }.value
+        await server.drainReplies()
+        await server.stop()
+        loop.stop()
+        logger.info("sip stopped", metadata: ["bindings": "\(bindings.count)"])
+    }
+}
