@@ -1,0 +1,163 @@
+import Foundation
+import GRDB
+import Registrar
+
+/// The persisted location table: one `bindings` row per (AOR, binding key).
+///
+/// The server keeps the live table in memory and writes every change here
+/// (through `BindingWriter`); at start it reloads with `loadAll()`.
+public struct BindingStore: Sendable {
+    private let database: SipwakeDatabase
+
+    public init(database: SipwakeDatabase) {
+        self.database = database
+    }
+
+    /// Every stored binding, ordered by AOR then `updatedAt`, expired ones
+    /// included (the registrar drops those on load). `source.connectionID` is
+    /// nil: connections do not outlive the process.
+    public func loadAll() throws -> [Binding] {
+        try list(aor: nil)
+    }
+
+    /// The bindings of one AOR (case-insensitive), or of all when `aor` is nil,
+    /// ordered by AOR then `updatedAt`. For `sipwake registrations list [--user]`.
+    public func list(aor: String?) throws -> [Binding] {
+        try database.pool.read { db in
+            let rows: [Row]
+            if let aor {
+                rows = try Row.fetchAll(
+                    db, sql: "SELECT * FROM bindings WHERE aor = ? ORDER BY updated_at, id",
+                    arguments: [aor.lowercased()])
+            } else {
+                rows = try Row.fetchAll(db, sql: "SELECT * FROM bindings ORDER BY aor, updated_at, id")
+            }
+            return try rows.map(Self.binding)
+        }
+    }
+
+    /// Number of stored bindings, expired or not.
+    public func count() throws -> Int {
+        try database.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM bindings") ?? 0 }
+    }
+
+    /// Writes registrar decisions, all in ONE transaction: if any change fails
+    /// (a constraint, the disk), none is written.
+    ///
+    /// - `added`: insert; if a row with the same AOR and key is already there
+    ///   (the file and the memory drifted apart, e.g. after a crash between an
+    ///   expiry and its write), it is overwritten: memory is the truth.
+    /// - `refreshed`: update the row of (old AOR, old key). For a binding without
+    ///   an instance id a new Contact URI is a new key: the old row is deleted and
+    ///   the new one upserted.
+    /// - `removed`: delete the row; a row already gone is not an error.
+    public func apply(_ changes: [BindingChange]) throws {
+        guard !changes.isEmpty else { return }
+        try database.pool.write { db in
+            try Self.apply(changes, in: db)
+        }
+    }
+
+    /// Deletes bindings that expired at or before `date`; returns how many.
+    /// For maintenance (the server normally writes expiries as `removed` changes).
+    @discardableResult
+    public func deleteExpired(before date: Date) throws -> Int {
+        try database.pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM bindings WHERE expires_at <= ?", arguments: [date.timeIntervalSince1970])
+            return db.changesCount
+        }
+    }
+
+    // MARK: - SQL
+
+    /// Applies `changes` inside the caller's transaction.
+    static func apply(_ changes: [BindingChange], in db: Database) throws {
+        for change in changes {
+            switch change {
+            case .added(let binding):
+                try upsert(binding, in: db)
+            case .refreshed(let old, let new):
+                let oldKey = old.key.storageKey
+                if old.aor != new.aor || oldKey != new.key.storageKey {
+                    try delete(aor: old.aor, key: oldKey, in: db)
+                }
+                try upsert(new, in: db)
+            case .removed(let binding, _):
+                try delete(aor: binding.aor, key: binding.key.storageKey, in: db)
+            }
+        }
+    }
+
+    private static func delete(aor: String, key: String, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM bindings WHERE aor = ? AND binding_key = ?", arguments: [aor, key])
+    }
+
+    private static func upsert(_ binding: Binding, in db: Database) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        let pathData = try encoder.encode(binding.path)
+        let path = String(decoding: pathData, as: UTF8.self)
+        try db.execute(
+            sql: """
+                INSERT INTO bindings (
+                    aor, binding_key, contact, instance_id, reg_id, call_id, cseq, q, expires_at,
+                    path, transport, source_host, source_port, user_agent, registered_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (aor, binding_key) DO UPDATE SET
+                    contact = excluded.contact,
+                    instance_id = excluded.instance_id,
+                    reg_id = excluded.reg_id,
+                    call_id = excluded.call_id,
+                    cseq = excluded.cseq,
+                    q = excluded.q,
+                    expires_at = excluded.expires_at,
+                    path = excluded.path,
+                    transport = excluded.transport,
+                    source_host = excluded.source_host,
+                    source_port = excluded.source_port,
+                    user_agent = excluded.user_agent,
+                    registered_at = excluded.registered_at,
+                    updated_at = excluded.updated_at
+                """,
+            arguments: [
+                binding.aor, binding.key.storageKey, binding.contact, binding.instanceID, binding.regID,
+                binding.callID, Int64(binding.cseq), binding.q, binding.expiresAt.timeIntervalSince1970,
+                path, binding.source.transport.rawValue, binding.source.host, binding.source.port,
+                binding.userAgent, binding.registeredAt.timeIntervalSince1970,
+                binding.updatedAt.timeIntervalSince1970,
+            ])
+    }
+
+    private static func binding(_ row: Row) throws -> Binding {
+        let transportName: String = row["transport"]
+        guard let transport = SIPTransport(rawValue: transportName) else {
+            throw StorageError.corruptRow(table: "bindings", detail: "unknown transport '\(transportName)'")
+        }
+        let pathText: String = row["path"]
+        let path: [String]
+        do {
+            path = try JSONDecoder().decode([String].self, from: Data(pathText.utf8))
+        } catch {
+            throw StorageError.corruptRow(table: "bindings", detail: "path is not a JSON array of strings")
+        }
+        let cseq: Int64 = row["cseq"]
+        guard let cseq32 = UInt32(exactly: cseq) else {
+            throw StorageError.corruptRow(table: "bindings", detail: "cseq \(cseq) out of range")
+        }
+        return Binding(
+            aor: row["aor"],
+            contact: row["contact"],
+            instanceID: row["instance_id"],
+            regID: row["reg_id"],
+            callID: row["call_id"],
+            cseq: cseq32,
+            q: row["q"],
+            expiresAt: Date(timeIntervalSince1970: row["expires_at"]),
+            path: path,
+            source: BindingSource(transport: transport, host: row["source_host"], port: row["source_port"]),
+            userAgent: row["user_agent"],
+            registeredAt: Date(timeIntervalSince1970: row["registered_at"]),
+            updatedAt: Date(timeIntervalSince1970: row["updated_at"]))
+    }
+}

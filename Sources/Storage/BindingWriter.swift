@@ -1,0 +1,56 @@
+import Logging
+import Registrar
+
+/// Group commit: the SIP loop must never wait on disk, and a REGISTER's 200 OK
+/// must wait for durability. Writes are queued; a single writer thread (never
+/// the caller's) takes everything queued (up to `maxBatch` submissions),
+/// commits it in ONE transaction (one fsync with `synchronous=FULL`), then
+/// calls each submitter's completion. Under load one fsync serves hundreds of
+/// REGISTERs, and while it runs the next batch piles up.
+///
+/// Order: submissions are committed in submission order, and completions are
+/// called in that order.
+///
+/// Sendable: the only stored property is `worker`, a `let` to a class that is
+/// itself safe to share (see `BindingWriterWorker`).
+public final class BindingWriter: Sendable {
+    private let worker: BindingWriterWorker
+
+    /// Starts the writer thread.
+    public init(store: BindingStore, logger: Logger, maxBatch: Int = 1024) {
+        precondition(maxBatch > 0, "maxBatch must be positive")
+        worker = BindingWriterWorker(store: store, logger: logger, maxBatch: maxBatch)
+        worker.start()
+    }
+
+    /// Shuts down (drains and commits what is queued) if the owner forgot to.
+    deinit {
+        worker.shutdown()
+    }
+
+    /// Never blocks on disk (only on a short queue lock). `completion` is
+    /// called on the writer thread after the commit, or with the error after
+    /// the rollback, and then none of `changes` was written. If one change of a
+    /// batch fails, the writer falls back to committing each submission of that
+    /// batch in its own transaction, so one bad submission does not fail the
+    /// others. After `shutdown()`, `completion` is called at once, on the
+    /// caller's thread, with `StorageError.writerStopped`.
+    public func submit(_ changes: [BindingChange], completion: @escaping @Sendable (Result<Void, Error>) -> Void) {
+        worker.enqueue(PendingBindingWrite(changes: changes, completion: completion))
+    }
+
+    /// Stops accepting, drains and commits what is queued, then returns once
+    /// every queued completion has been called. Idempotent. Called from a
+    /// completion (on the writer thread) it stops accepting and returns
+    /// without waiting; the thread still drains the queue.
+    public func shutdown() {
+        worker.shutdown()
+    }
+
+    /// Transactions committed (a batch, or one submission when a batch falls back).
+    public var committedBatches: Int { worker.counters.batches }
+    /// Submissions whose changes were committed (completion got `.success`).
+    public var committedSubmissions: Int { worker.counters.submissions }
+    /// Submissions whose changes were rolled back (completion got `.failure`).
+    public var failedSubmissions: Int { worker.counters.failures }
+}

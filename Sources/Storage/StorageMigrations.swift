@@ -1,0 +1,78 @@
+import GRDB
+
+/// The versioned schema of the sipwake database.
+///
+/// MIGRATION POLICY: this list is APPEND-ONLY. A migration that has shipped is
+/// never edited, renamed, reordered or removed: databases in the field have
+/// recorded its identifier in `grdb_migrations` and will not run it again, so
+/// editing it would leave old and new installs with different schemas. To
+/// change the schema, register a new migration at the end with the next
+/// identifier ("v2-device-tuples", "v3-call-records", ...). Each migration runs
+/// in its own transaction: a failed migration leaves the file as it was.
+enum StorageMigrations {
+    /// Identifier of the first schema: users, bindings, meta.
+    static let v1 = "v1-users-bindings"
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration(v1) { db in
+            // Users: HA1 values only, never a password. Usernames are stored
+            // lower-cased (the registrar lower-cases AORs the same way).
+            try db.execute(sql: """
+                CREATE TABLE users (
+                    username    TEXT PRIMARY KEY NOT NULL
+                                CHECK (username <> '' AND username = lower(username)),
+                    realm       TEXT NOT NULL,
+                    ha1_md5     TEXT NOT NULL,
+                    ha1_sha256  TEXT NOT NULL,
+                    wakeup_hold INTEGER NOT NULL DEFAULT 1 CHECK (wakeup_hold IN (0, 1)),
+                    created_at  REAL NOT NULL,
+                    updated_at  REAL NOT NULL
+                )
+                """)
+            // Bindings: deliberately no foreign key to users. With
+            // authentication disabled (a lab) any AOR may register.
+            // Times are unix seconds (REAL). `path` is a JSON array of strings.
+            // No CHECK on `transport`: a later transport (ws, wss) must not
+            // need a table rebuild; unknown values fail loudly on load instead.
+            try db.execute(sql: """
+                CREATE TABLE bindings (
+                    id            INTEGER PRIMARY KEY,
+                    aor           TEXT NOT NULL CHECK (aor <> ''),
+                    binding_key   TEXT NOT NULL CHECK (binding_key <> ''),
+                    contact       TEXT NOT NULL,
+                    instance_id   TEXT,
+                    reg_id        INTEGER,
+                    call_id       TEXT NOT NULL,
+                    cseq          INTEGER NOT NULL CHECK (cseq BETWEEN 0 AND 4294967295),
+                    q             INTEGER CHECK (q IS NULL OR q BETWEEN 0 AND 1000),
+                    expires_at    REAL NOT NULL,
+                    path          TEXT NOT NULL DEFAULT '[]'
+                                  CHECK (json_valid(path) AND json_type(path) = 'array'),
+                    transport     TEXT NOT NULL,
+                    source_host   TEXT NOT NULL,
+                    source_port   INTEGER NOT NULL CHECK (source_port BETWEEN 0 AND 65535),
+                    user_agent    TEXT,
+                    registered_at REAL NOT NULL,
+                    updated_at    REAL NOT NULL,
+                    UNIQUE (aor, binding_key)
+                )
+                """)
+            // Lookup by AOR: (aor, updated_at) serves both `WHERE aor = ?` and the
+            // `registrations list` order without a sort step.
+            try db.execute(sql: "CREATE INDEX bindings_aor ON bindings(aor, updated_at)")
+            // Expiry sweeps: `WHERE expires_at <= ?`.
+            try db.execute(sql: "CREATE INDEX bindings_expires_at ON bindings(expires_at)")
+            // Small counters shared by every process using the file.
+            try db.execute(sql: """
+                CREATE TABLE meta (
+                    key   TEXT PRIMARY KEY NOT NULL,
+                    value INTEGER NOT NULL
+                )
+                """)
+            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('users_version', 0)")
+        }
+        // Append new migrations here, never above.
+        return migrator
+    }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class StorageTestsPlaceholder: XCTestCase { func testNothing() {} }
