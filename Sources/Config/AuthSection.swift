@@ -1,0 +1,43 @@
+/// `[auth]`: digest authentication of REGISTER and INVITE.
+public struct AuthSection: Sendable, Hashable {
+    /// false only for a lab; the server should log a warning at start-up.
+    public var enabled: Bool
+    /// The realm as configured; "" = `defaultRealm`. Use `effectiveRealm`.
+    public var realm: String
+    /// The realm used when `realm` is "": the loader sets it to the first of `[sip] domains`.
+    public var defaultRealm: String
+    /// Digest algorithms offered, in this order: a non-empty subset of "SHA-256", "MD5",
+    /// spelled exactly so (the file may use any letter case).
+    public var algorithms: [String]
+    /// How long a nonce is accepted, in seconds (10...86400).
+    public var nonceLifetime: Int
+    /// Peers whose requests are not challenged.
+    public var trustedPeers: [TrustedPeer]
+    /// Nonce signing secret; "" = a random one at each start.
+    public var secret: String
+
+    /// The digest algorithms the loader accepts.
+    public static let supportedAlgorithms = ["SHA-256", "MD5"]
+
+    public init(
+        enabled: Bool = true, realm: String = "", defaultRealm: String = "localhost",
+        algorithms: [String] = ["SHA-256", "MD5"], nonceLifetime: Int = 300,
+        trustedPeers: [TrustedPeer] = [], secret: String = ""
+    ) {
+        self.enabled = enabled
+        self.realm = realm
+        self.defaultRealm = defaultRealm
+        self.algorithms = algorithms
+        self.nonceLifetime = nonceLifetime
+        self.trustedPeers = trustedPeers
+        self.secret = secret
+    }
+
+    /// The realm to put in challenges: `realm`, or `defaultRealm` when that is "".
+    public var effectiveRealm: String { realm.isEmpty ? defaultRealm : realm }
+
+    /// Whether `address` is inside one of `trustedPeers`.
+    public func isTrusted(_ address: String) -> Bool {
+        trustedPeers.contains { $0.contains(address) }
+    }
+}

@@ -1,0 +1,236 @@
+/// Turns a `RawConfig` into a validated `SipwakeConfig`: value formats, ranges, rules
+/// across keys, path resolution and the TLS files' presence.
+struct ConfigBuilder {
+    let raw: RawConfig
+    let file: String
+    /// Absolute directory of the configuration file, for relative paths.
+    let directory: String
+    /// Whether a file exists and can be read (injected so the rule is testable).
+    let isReadableFile: (String) -> Bool
+
+    func build() throws(ConfigError) -> SipwakeConfig {
+        let defaults = SipwakeConfig.defaults
+        var config = defaults
+        config.tls = try tls(defaults.tls)
+        config.sip = try sip(defaults.sip, tls: config.tls)
+        config.registrar = try registrar(defaults.registrar)
+        config.auth = try auth(defaults.auth, domains: config.sip.domains)
+        config.database = try database(defaults.database)
+        config.log = try log(defaults.log)
+        return config
+    }
+
+    // MARK: Sections
+
+    private func sip(_ defaults: SIPSection, tls: TLSSection) throws(ConfigError) -> SIPSection {
+        var section = defaults
+        let listenKey = key("sip", "listen")
+        if let entries = strings(listenKey) {
+            guard !entries.isEmpty else { throw invalid(listenKey, "at least one listen address is required") }
+            var addresses: [ListenAddress] = []
+            for entry in entries {
+                guard let address = ListenAddress(entry) else {
+                    throw invalid(listenKey, "'\(entry)' is not a valid listen address (expected udp|tcp|tls:HOST:PORT, IPv6 as tcp:[::1]:5060)")
+                }
+                guard !addresses.contains(address) else { throw invalid(listenKey, "'\(entry)' is listed twice") }
+                addresses.append(address)
+            }
+            section.listen = addresses
+        }
+        if let tlsAddress = section.listen.first(where: { $0.transport == .tls }), !tls.isConfigured {
+            throw invalid(listenKey, "'\(tlsAddress)' needs a certificate: set [tls] certificate and key")
+        }
+
+        let domainsKey = key("sip", "domains")
+        if let entries = strings(domainsKey) {
+            guard !entries.isEmpty else { throw invalid(domainsKey, "at least one domain is required") }
+            section.domains = []
+            for entry in entries {
+                guard let host = HostSyntax.bareHost(entry) else {
+                    throw invalid(domainsKey, "'\(entry)' is not a valid domain (expected a host name or an IP address)")
+                }
+                let domain = host.contains(":") ? "[\(host.lowercased())]" : host.lowercased()
+                if !section.domains.contains(domain) { section.domains.append(domain) }
+            }
+        }
+
+        section.maxMessageSize = try integer(key("sip", "max_message_size")) ?? defaults.maxMessageSize
+
+        let publicHostKey = key("sip", "public_host")
+        if let publicHost = string(publicHostKey) {
+            if publicHost.isEmpty {
+                section.publicHost = ""
+            } else {
+                guard let host = HostSyntax.bareHost(publicHost) else {
+                    throw invalid(publicHostKey, "'\(publicHost)' is not a valid host (expected a host name or an IP address, or \"\")")
+                }
+                section.publicHost = host
+            }
+        }
+        return section
+    }
+
+    private func tls(_ defaults: TLSSection) throws(ConfigError) -> TLSSection {
+        let certificateKey = key("tls", "certificate"), keyKey = key("tls", "key")
+        let certificate = string(certificateKey) ?? defaults.certificate
+        let privateKey = string(keyKey) ?? defaults.key
+        if !certificate.isEmpty, privateKey.isEmpty {
+            throw invalid(keyKey, "certificate is set but key is not; set both or neither")
+        }
+        if certificate.isEmpty, !privateKey.isEmpty {
+            throw invalid(certificateKey, "key is set but certificate is not; set both or neither")
+        }
+        var section = TLSSection()
+        if !certificate.isEmpty {
+            section.certificate = try existingFile(certificate, for: certificateKey)
+            section.key = try existingFile(privateKey, for: keyKey)
+        }
+        return section
+    }
+
+    private func registrar(_ defaults: RegistrarSection) throws(ConfigError) -> RegistrarSection {
+        var section = defaults
+        section.minExpires = try integer(key("registrar", "min_expires")) ?? defaults.minExpires
+        section.maxExpires = try integer(key("registrar", "max_expires")) ?? defaults.maxExpires
+        section.defaultExpires = try integer(key("registrar", "default_expires")) ?? defaults.defaultExpires
+        section.maxBindingsPerAOR = try integer(key("registrar", "max_bindings_per_aor")) ?? defaults.maxBindingsPerAOR
+        guard section.maxExpires >= section.minExpires else {
+            throw invalid(key("registrar", "max_expires"),
+                          "\(section.maxExpires) is less than min_expires (\(section.minExpires))")
+        }
+        guard (section.minExpires...section.maxExpires).contains(section.defaultExpires) else {
+            throw invalid(key("registrar", "default_expires"),
+                          "\(section.defaultExpires) is outside min_expires...max_expires (\(section.minExpires)...\(section.maxExpires))")
+        }
+        return section
+    }
+
+    private func auth(_ defaults: AuthSection, domains: [String]) throws(ConfigError) -> AuthSection {
+        var section = defaults
+        section.defaultRealm = domains[0]
+        if case .boolean(let enabled)? = raw.value(key("auth", "enabled")) { section.enabled = enabled }
+
+        let realmKey = key("auth", "realm")
+        if let realm = string(realmKey) {
+            guard !realm.contains("\""), !realm.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw invalid(realmKey, "'\(realm)' must not contain double quotes or control characters")
+            }
+            section.realm = realm
+        }
+
+        let algorithmsKey = key("auth", "algorithms")
+        if let entries = strings(algorithmsKey) {
+            guard !entries.isEmpty else {
+                throw invalid(algorithmsKey, "at least one algorithm is required (SHA-256, MD5)")
+            }
+            var algorithms: [String] = []
+            for entry in entries {
+                guard let algorithm = AuthSection.supportedAlgorithms.first(where: { $0.uppercased() == entry.uppercased() }) else {
+                    throw invalid(algorithmsKey, "'\(entry)' is not a supported algorithm (SHA-256, MD5)")
+                }
+                guard !algorithms.contains(algorithm) else { throw invalid(algorithmsKey, "'\(entry)' is listed twice") }
+                algorithms.append(algorithm)
+            }
+            section.algorithms = algorithms
+        }
+
+        section.nonceLifetime = try integer(key("auth", "nonce_lifetime")) ?? defaults.nonceLifetime
+
+        let peersKey = key("auth", "trusted_peers")
+        if let entries = strings(peersKey) {
+            var peers: [TrustedPeer] = []
+            for entry in entries {
+                guard let peer = TrustedPeer(entry) else {
+                    throw invalid(peersKey, "'\(entry)' is not an IP address or CIDR range (e.g. 10.0.0.0/8, ::1)")
+                }
+                peers.append(peer)
+            }
+            section.trustedPeers = peers
+        }
+
+        section.secret = string(key("auth", "secret")) ?? defaults.secret
+        return section
+    }
+
+    private func database(_ defaults: DatabaseSection) throws(ConfigError) -> DatabaseSection {
+        var section = defaults
+        let pathKey = key("database", "path")
+        let path = string(pathKey) ?? defaults.path
+        guard !path.isEmpty else { throw invalid(pathKey, "must not be empty") }
+        section.path = path == ":memory:" ? path : PathResolver.resolve(path, against: directory)
+        section.groupCommitMaxBatch = try integer(key("database", "group_commit_max_batch")) ?? defaults.groupCommitMaxBatch
+        return section
+    }
+
+    private func log(_ defaults: LogSection) throws(ConfigError) -> LogSection {
+        var section = defaults
+        let levelKey = key("log", "level")
+        if let text = string(levelKey) {
+            guard let level = LogLevelName(rawValue: text.lowercased()) else {
+                let names = LogLevelName.allCases.map(\.rawValue).joined(separator: ", ")
+                throw invalid(levelKey, "'\(text)' is not a log level (\(names))")
+            }
+            section.level = level
+        }
+        let formatKey = key("log", "format")
+        if let text = string(formatKey) {
+            guard let format = LogFormat(rawValue: text.lowercased()) else {
+                throw invalid(formatKey, "'\(text)' is not a log format (text, json)")
+            }
+            section.format = format
+        }
+        return section
+    }
+
+    // MARK: Values
+
+    private func key(_ section: String, _ name: String) -> ConfigKey {
+        guard let key = ConfigSchema.key(section: section, name: name) else {
+            preconditionFailure("ConfigSchema has no key \(section).\(name)")
+        }
+        return key
+    }
+
+    private func string(_ key: ConfigKey) -> String? {
+        if case .string(let value)? = raw.value(key) { return value }
+        return nil
+    }
+
+    private func strings(_ key: ConfigKey) -> [String]? {
+        if case .strings(let value)? = raw.value(key) { return value }
+        return nil
+    }
+
+    /// The integer set for `key`, checked against the schema's range; nil when unset.
+    private func integer(_ key: ConfigKey) throws(ConfigError) -> Int? {
+        guard case .integer(let value)? = raw.value(key) else { return nil }
+        if case .integer(let range) = key.kind, !range.contains(value) {
+            throw invalid(key, "\(value) is out of range (\(range.lowerBound)...\(range.upperBound))")
+        }
+        return value
+    }
+
+    private func existingFile(_ path: String, for key: ConfigKey) throws(ConfigError) -> String {
+        let resolved = PathResolver.resolve(path, against: directory)
+        guard isReadableFile(resolved) else {
+            var message = "cannot read '\(resolved)'"
+            if !path.hasPrefix("/") { message += " ('\(path)' relative to the directory of \(file))" }
+            throw error(key, .missingFile, message)
+        }
+        return resolved
+    }
+
+    private func invalid(_ key: ConfigKey, _ message: String) -> ConfigError {
+        error(key, .invalidValue, message)
+    }
+
+    private func error(_ key: ConfigKey, _ kind: ConfigErrorKind, _ message: String) -> ConfigError {
+        var error = ConfigError(kind: kind, file: file, key: key.path, message: "\(key.label): \(message)")
+        switch raw.source(key) {
+        case .defaultValue: break
+        case .file(let line): error.line = line
+        case .environment(let name): error.environmentVariable = name
+        }
+        return error
+    }
+}

@@ -1,0 +1,64 @@
+/// Every section and key the configuration knows, with types and integer ranges.
+/// Defaults live in `SipwakeConfig.defaults`; cross-key rules in `ConfigBuilder`.
+enum ConfigSchema {
+    static let keys: [ConfigKey] = [
+        ConfigKey(section: "sip", name: "listen", kind: .stringArray),
+        ConfigKey(section: "sip", name: "domains", kind: .stringArray),
+        ConfigKey(section: "sip", name: "max_message_size", kind: .integer(1024...1_048_576)),
+        ConfigKey(section: "sip", name: "public_host", kind: .string),
+
+        ConfigKey(section: "tls", name: "certificate", kind: .string),
+        ConfigKey(section: "tls", name: "key", kind: .string),
+
+        ConfigKey(section: "registrar", name: "min_expires", kind: .integer(1...86400)),
+        ConfigKey(section: "registrar", name: "max_expires", kind: .integer(1...604_800)),
+        ConfigKey(section: "registrar", name: "default_expires", kind: .integer(1...604_800)),
+        ConfigKey(section: "registrar", name: "max_bindings_per_aor", kind: .integer(1...1000)),
+
+        ConfigKey(section: "auth", name: "enabled", kind: .boolean),
+        ConfigKey(section: "auth", name: "realm", kind: .string),
+        ConfigKey(section: "auth", name: "algorithms", kind: .stringArray),
+        ConfigKey(section: "auth", name: "nonce_lifetime", kind: .integer(10...86400)),
+        ConfigKey(section: "auth", name: "trusted_peers", kind: .stringArray),
+        ConfigKey(section: "auth", name: "secret", kind: .string),
+
+        ConfigKey(section: "database", name: "path", kind: .string),
+        ConfigKey(section: "database", name: "group_commit_max_batch", kind: .integer(1...100_000)),
+
+        ConfigKey(section: "log", name: "level", kind: .string),
+        ConfigKey(section: "log", name: "format", kind: .string),
+    ]
+
+    /// Section names in file order.
+    static let sections: [String] = ["sip", "tls", "registrar", "auth", "database", "log"]
+
+    static func key(section: String, name: String) -> ConfigKey? {
+        keys.first { $0.section == section && $0.name == name }
+    }
+
+    static func key(environmentVariable: String) -> ConfigKey? {
+        keys.first { $0.environmentVariable == environmentVariable }
+    }
+
+    /// The known name closest to `name` when it looks like a typo of it, for "did you mean".
+    static func suggestion(for name: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, editDistance(name, $0)) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, name.count / 3) else { return nil }
+        return best.0
+    }
+
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

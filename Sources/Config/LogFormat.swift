@@ -1,0 +1,5 @@
+/// `[log] format`: human-readable lines or one JSON object per line.
+public enum LogFormat: String, Sendable, Hashable, CaseIterable {
+    case text
+    case json
+}

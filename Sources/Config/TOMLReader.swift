@@ -1,0 +1,115 @@
+import TOMLKit
+
+/// Reads TOML text into a `RawConfig`: syntax, sections, keys and value types.
+/// Values are not validated here (ranges, formats); `ConfigBuilder` does that.
+enum TOMLReader {
+    static func read(_ text: String, file: String) throws(ConfigError) -> RawConfig {
+        let root: TOMLTable
+        do {
+            root = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigError(
+                kind: .syntax, file: file, line: error.source.begin.line, column: error.source.begin.column,
+                message: "invalid TOML: \(error.description)")
+        } catch {
+            throw ConfigError(kind: .syntax, file: file, message: "invalid TOML: \(error)")
+        }
+
+        let locator = TOMLKeyLocator(text: text)
+        var raw = RawConfig()
+        var problems: [ConfigError] = []
+
+        for (sectionName, sectionValue) in root {
+            let sectionLine = locator.line(of: [sectionName])
+            guard ConfigSchema.sections.contains(sectionName) else {
+                var message: String
+                if sectionValue.type == .table {
+                    message = "unknown section [\(sectionName)]"
+                } else {
+                    message = "unknown key '\(sectionName)' at the top level (keys belong in a section such as [sip])"
+                }
+                if let guess = ConfigSchema.suggestion(for: sectionName, among: ConfigSchema.sections) {
+                    message += " (did you mean [\(guess)]?)"
+                }
+                problems.append(ConfigError(
+                    kind: .unknownSection, file: file, key: sectionName, line: sectionLine, message: message))
+                continue
+            }
+            guard let section = sectionValue.table else {
+                problems.append(ConfigError(
+                    kind: .wrongType, file: file, key: sectionName, line: sectionLine,
+                    message: "'\(sectionName)' must be a section ([\(sectionName)]), got \(describe(sectionValue))"))
+                continue
+            }
+            for (name, value) in section {
+                let line = locator.line(of: [sectionName, name])
+                guard let key = ConfigSchema.key(section: sectionName, name: name) else {
+                    var message = "unknown key '\(name)' in [\(sectionName)]"
+                    let names = ConfigSchema.keys.filter { $0.section == sectionName }.map(\.name)
+                    if let guess = ConfigSchema.suggestion(for: name, among: names) {
+                        message += " (did you mean '\(guess)'?)"
+                    }
+                    problems.append(ConfigError(
+                        kind: .unknownKey, file: file, key: "\(sectionName).\(name)", line: line, message: message))
+                    continue
+                }
+                switch convert(value, to: key.kind) {
+                case .success(let converted):
+                    raw.set(key, converted, from: .file(line: line))
+                case .failure(let problem):
+                    problems.append(ConfigError(
+                        kind: .wrongType, file: file, key: key.path, line: line,
+                        message: "\(key.label): expected \(key.kind.expectation), \(problem)"))
+                }
+            }
+        }
+
+        // Report the first problem in the file, not the first in TOMLKit's (sorted) key order.
+        if let first = problems.min(by: { ($0.line ?? Int.max) < ($1.line ?? Int.max) }) {
+            throw first
+        }
+        return raw
+    }
+
+    private struct TypeProblem: Error {
+        let text: String
+    }
+
+    private static func convert(_ value: TOMLValueConvertible, to kind: ConfigValueKind) -> Result<ConfigValue, TypeProblem> {
+        switch kind {
+        case .string:
+            if let string = value.string { return .success(.string(string)) }
+        case .integer:
+            if let integer = value.int { return .success(.integer(integer)) }
+        case .boolean:
+            if let boolean = value.bool { return .success(.boolean(boolean)) }
+        case .stringArray:
+            if let array = value.array {
+                var strings: [String] = []
+                for (index, element) in array.enumerated() {
+                    guard let string = element.string else {
+                        return .failure(TypeProblem(text: "but element \(index + 1) is \(describe(element))"))
+                    }
+                    strings.append(string)
+                }
+                return .success(.strings(strings))
+            }
+        }
+        return .failure(TypeProblem(text: "got \(describe(value))"))
+    }
+
+    /// "a string ('big')", "an integer (5)", "a table", for messages.
+    static func describe(_ value: TOMLValueConvertible) -> String {
+        switch value.type {
+        case .string: "a string ('\(value.string ?? "")')"
+        case .int: "an integer (\(value.int.map(String.init) ?? "?"))"
+        case .double: "a floating-point number (\(value.double.map { String($0) } ?? "?"))"
+        case .bool: "a boolean (\(value.bool.map { String($0) } ?? "?"))"
+        case .array: "an array"
+        case .table: "a table"
+        case .date: "a date"
+        case .time: "a time"
+        case .dateTime: "a date-time"
+        }
+    }
+}
