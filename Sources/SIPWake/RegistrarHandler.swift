@@ -226,7 +226,7 @@ final class RegistrarHandler {
     /// The binding change is on disk (or failed to get there).
     private func committed(_ token: UInt64, failure: String?) {
         guard let parked = pending.removeValue(forKey: token) else { return }
-        metrics.commitLatency.recordInterval(since: parked.started)
+        metrics.commitLatency.record(duration: ContinuousClock.now - parked.started)
         if let failure {
             // Undo in memory what could not be made durable, and say so.
             table.apply(Self.inverse(of: parked.changes))

@@ -44,7 +44,7 @@ actor SIPServer: SIPRequestHandler {
         let registrar = RegistrarHandler(
             settings: settings, writer: writer, directory: directory, logger: logger, clock: clock,
             resume: { [loop, weak self] body in
-                loop.execute {
+                loop.execute { [weak self] in
                     self?.assumeIsolated { server in
                         if let registrar = server.registrar { body(registrar) }
                     }
@@ -66,9 +66,9 @@ actor SIPServer: SIPRequestHandler {
         userRefresh = Task { [weak self, directory] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(500))
-                guard let known = await self?.registrar?.usersVersion else { return }
+                guard let known = await self?.usersVersion else { return }
                 if let snapshot = try? await directory.snapshot(ifChangedFrom: known) {
-                    await self?.registrar?.replaceUsers(snapshot.records, version: snapshot.version)
+                    await self?.replaceUsers(snapshot.records, version: snapshot.version)
                 }
             }
         }
@@ -96,6 +96,12 @@ actor SIPServer: SIPRequestHandler {
         userRefresh?.cancel()
         agent?.close()
         agent = nil
+    }
+
+    private var usersVersion: Int64? { registrar?.usersVersion }
+
+    private func replaceUsers(_ users: [UserRecord], version: Int64) {
+        registrar?.replaceUsers(users, version: version)
     }
 
     private func tick() {

@@ -80,3 +80,8 @@ public struct SIPService: Service {
         logger.info("sip stopped", metadata: ["bindings": "\(bindings.count)"])
     }
 }
+
+extension SIPService: CustomStringConvertible {
+    /// Keeps the config (and its nonce secret) out of lifecycle logs.
+    public var description: String { "SIPService" }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import Registrar
+import SIPWake
+import Storage
+
+struct RegistrationsListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List current bindings, as saved by the running server.")
+
+    @OptionGroup var options: ConfigOption
+    @Option(help: "Only this user's bindings.") var user: String?
+    @Flag(help: "JSON instead of a table.") var json = false
+
+    func run() throws {
+        let config = try options.load()
+        let database = try DatabaseAccess.open(config)
+        defer { try? database.close() }
+        let now = Date()
+        let bindings = try BindingStore(database: database).list(aor: user?.lowercased())
+            .filter { $0.expiresAt > now }
+        if json {
+            let rows = bindings.map { b -> [String: Any] in
+                var row: [String: Any] = [
+                    "aor": b.aor, "contact": b.contact, "expires_in": b.remainingSeconds(at: now),
+                    "expires_at": JSONOutput.timestamp(b.expiresAt),
+                    "transport": b.source.transport.rawValue, "source": "\(b.source.host):\(b.source.port)",
+                    "call_id": b.callID, "cseq": Int(b.cseq), "path": b.path,
+                    "registered_at": JSONOutput.timestamp(b.registeredAt),
+                    "updated_at": JSONOutput.timestamp(b.updatedAt),
+                ]
+                row["instance"] = b.instanceID
+                row["reg_id"] = b.regID
+                row["q"] = b.q.map { Double($0) / 1000 }
+                row["user_agent"] = b.userAgent
+                return row
+            }
+            try JSONOutput.print(rows)
+            return
+        }
+        var table = TextTable(headers: ["AOR", "CONTACT", "EXPIRES", "SOURCE", "INSTANCE", "USER-AGENT"])
+        for b in bindings {
+            table.append([b.aor, b.contact, "\(b.remainingSeconds(at: now))s",
+                          "\(b.source.transport.rawValue):\(b.source.host):\(b.source.port)",
+                          b.instanceID ?? "-", b.userAgent ?? "-"])
+        }
+        print(table.render())
+        print("\(bindings.count) binding\(bindings.count == 1 ? "" : "s")")
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Config
+import Logging
+import ServiceLifecycle
+import SIPWake
+import Storage
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Run the SIP server until SIGTERM or SIGINT.")
+
+    @OptionGroup var options: ConfigOption
+
+    func run() async throws {
+        let config = try options.load()
+        LoggingSystem.bootstrap { label in
+            var handler: any LogHandler = config.log.format == .json
+                ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+            handler.logLevel = Logger.Level(rawValue: config.log.level.rawValue) ?? .info
+            return handler
+        }
+        let logger = Logger(label: "sipwake")
+        let database: SipwakeDatabase
+        do {
+            database = try SipwakeDatabase(path: config.database.path)
+        } catch {
+            throw CLIError("cannot open database \(config.database.path): \(error)")
+        }
+        let sip = SIPService(config: config, database: database, logger: logger)
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: sip)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            try? database.close()
+            throw CLIError("\(error)")
+        }
+        do {
+            try database.close()
+        } catch {
+            logger.error("database close failed", metadata: ["error": "\(error)"])
+        }
+        logger.info("sipwake stopped")
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+@main
+struct SipwakeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sipwake",
+        abstract: "SIP registrar and push-paired forking proxy for mobile softphones.",
+        subcommands: [
+            ServeCommand.self, ConfigCommand.self, UsersCommand.self, RegistrationsCommand.self,
+        ])
+}

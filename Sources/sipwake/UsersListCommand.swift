@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import SIPWake
+import Storage
+
+struct UsersListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List users.")
+
+    @OptionGroup var options: ConfigOption
+    @Flag(help: "JSON instead of a table.") var json = false
+
+    func run() throws {
+        let config = try options.load()
+        let database = try DatabaseAccess.open(config)
+        defer { try? database.close() }
+        let users = try UserStore(database: database).list()
+        if json {
+            let rows = users.map { u -> [String: Any] in
+                ["username": u.username, "realm": u.realm, "wakeup_hold": u.wakeupHold,
+                 "created_at": JSONOutput.timestamp(u.createdAt)]
+            }
+            try JSONOutput.print(rows)
+            return
+        }
+        var table = TextTable(headers: ["USER", "REALM", "WAKEUP-HOLD", "CREATED"])
+        for u in users {
+            table.append([u.username, u.realm, u.wakeupHold ? "on" : "off", JSONOutput.timestamp(u.createdAt)])
+        }
+        print(table.render())
+        print("\(users.count) user\(users.count == 1 ? "" : "s")")
+    }
+}
