@@ -1,0 +1,72 @@
+import Foundation
+import Glibc
+
+/// A plain socket for sending bytes that no SIP stack would send:
+/// malformed and oversize messages, garbage, CRLF keep-alives.
+final class RawSIPSocket {
+    let fd: Int32
+    let isStream: Bool
+
+    init(udpTo port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        isStream = false
+        try connectTo(port)
+    }
+
+    init(tcpTo port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        isStream = true
+        try connectTo(port)
+    }
+
+    deinit { close(fd) }
+
+    private func connectTo(_ port: Int) throws {
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard rc == 0 else { throw NSError(domain: "RawSIPSocket", code: Int(errno)) }
+    }
+
+    /// The local port, for building Via headers that point back here.
+    var localPort: Int {
+        var addr = sockaddr_in()
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Reads what arrives within `timeout` seconds. Returns nil on timeout,
+    /// "" when a stream connection was closed by the server.
+    func receive(timeout: Double = 2) -> String? {
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&pfd, 1, Int32(timeout * 1000)) > 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let n = recv(fd, &buffer, buffer.count, 0)
+        if n <= 0 { return "" }
+        return String(decoding: buffer[0..<n], as: UTF8.self)
+    }
+
+    /// A minimal request with a Via pointing back at this socket.
+    func request(method: String = "OPTIONS", uri: String = "sip:localhost", extra: String = "", body: String = "") -> String {
+        let transport = isStream ? "TCP" : "UDP"
+        return "\(method) \(uri) SIP/2.0\r\n" +
+            "Via: SIP/2.0/\(transport) 127.0.0.1:\(localPort);branch=z9hG4bK\(UUID().uuidString.prefix(12));rport\r\n" +
+            "From: <sip:probe@localhost>;tag=raw1\r\nTo: <sip:probe@localhost>\r\n" +
+            "Call-ID: \(UUID().uuidString)\r\nCSeq: 1 \(method)\r\nMax-Forwards: 70\r\n" +
+            extra + "Content-Length: \(body.utf8.count)\r\n\r\n" + body
+    }
+}
