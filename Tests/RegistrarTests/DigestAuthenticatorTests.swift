@@ -1,0 +1,164 @@
+import XCTest
+@testable import Registrar
+
+final class DigestAuthenticatorTests: XCTestCase {
+    let realm = "sipwake.example"
+    let t0 = RegisterFixture.t0
+    let secret: [UInt8] = Array("a server secret of some length".utf8)
+    lazy var issuer = NonceIssuer(secret: secret, lifetime: 300)
+    lazy var authenticator = DigestAuthenticator(realm: realm, algorithms: [.md5, .sha256], nonces: issuer)
+    let passwords = ["alice": "wonderland", "bob": "builder"]
+
+    private func stored(_ user: String, _ algorithm: DigestAlgorithm) -> String? {
+        passwords[user].map { DigestHash.ha1(username: user, realm: realm, password: $0, algorithm: algorithm) }
+    }
+
+    /// What a phone would send after a challenge carrying `nonce`.
+    private func credentials(
+        user: String = "alice", password: String? = nil, algorithm: DigestAlgorithm = .sha256,
+        nonce: String, qop: String? = "auth", realm: String? = nil, method: String = "REGISTER"
+    ) -> DigestCredentials {
+        let realm = realm ?? self.realm
+        let ha1 = DigestHash.ha1(username: user, realm: realm, password: password ?? passwords[user] ?? "x", algorithm: algorithm)
+        let uri = "sip:\(self.realm)"
+        let response = DigestHash.response(ha1: ha1, nonce: nonce, method: method, uri: uri, qop: qop,
+                                           nc: qop == nil ? nil : "00000001", cnonce: qop == nil ? nil : "c0ffee", algorithm: algorithm)
+        return DigestCredentials(username: user, realm: realm, nonce: nonce, uri: uri, response: response, algorithm: algorithm,
+                                 qop: qop, nc: qop == nil ? nil : "00000001", cnonce: qop == nil ? nil : "c0ffee")
+    }
+
+    private func verify(_ credentials: DigestCredentials?, expectedUser: String? = "alice", at now: Date? = nil) -> DigestVerdict {
+        authenticator.verify(method: "REGISTER", credentials: credentials, expectedUser: expectedUser, now: now ?? t0,
+                             stored: { self.stored($0, $1) })
+    }
+
+    private func expectPlainChallenge(_ verdict: DigestVerdict, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(verdict, .challenge(authenticator.challenges(stale: false, now: t0)), file: file, line: line)
+    }
+
+    func testNoCredentialsChallengesSHA256First() {
+        let verdict = verify(nil)
+        guard case .challenge(let challenges) = verdict else { return XCTFail("\(verdict)") }
+        XCTAssertEqual(challenges.map(\.algorithm), [.sha256, .md5])
+        XCTAssertEqual(challenges.map(\.stale), [false, false])
+        XCTAssertEqual(challenges.map(\.realm), [realm, realm])
+        XCTAssertEqual(issuer.check(challenges[0].nonce, now: t0), .invalid, "the authenticator binds nonces to its realm")
+        XCTAssertEqual(authenticator.nonces.check(challenges[0].nonce, now: t0), .valid)
+    }
+
+    func testCorrectCredentialsAuthenticateWithEitherAlgorithm() {
+        let nonce = authenticator.nonces.make(now: t0)
+        XCTAssertEqual(verify(credentials(algorithm: .sha256, nonce: nonce)), .authenticated(username: "alice"))
+        XCTAssertEqual(verify(credentials(algorithm: .md5, nonce: nonce)), .authenticated(username: "alice"))
+    }
+
+    func testCorrectCredentialsWithoutQopAuthenticate() {
+        let nonce = authenticator.nonces.make(now: t0)
+        XCTAssertEqual(verify(credentials(nonce: nonce, qop: nil)), .authenticated(username: "alice"))
+    }
+
+    func testUppercaseHexResponseIsAccepted() {
+        var creds = credentials(nonce: authenticator.nonces.make(now: t0))
+        creds.response = creds.response.uppercased()
+        XCTAssertEqual(verify(creds), .authenticated(username: "alice"))
+    }
+
+    func testExpectedUserComparedCaseInsensitively() {
+        let nonce = authenticator.nonces.make(now: t0)
+        XCTAssertEqual(verify(credentials(nonce: nonce), expectedUser: "Alice"), .authenticated(username: "alice"))
+    }
+
+    func testAnyUserAcceptedWhenNoExpectedUser() {
+        let nonce = authenticator.nonces.make(now: t0)
+        XCTAssertEqual(verify(credentials(user: "bob", nonce: nonce), expectedUser: nil), .authenticated(username: "bob"))
+    }
+
+    func testWrongPasswordChallenges() {
+        expectPlainChallenge(verify(credentials(password: "guess", nonce: authenticator.nonces.make(now: t0))))
+    }
+
+    func testUnknownUserChallengesLikeWrongPassword() {
+        expectPlainChallenge(verify(credentials(user: "mallory", password: "x", nonce: authenticator.nonces.make(now: t0)), expectedUser: "mallory"))
+    }
+
+    func testResponseForAnotherMethodChallenges() {
+        expectPlainChallenge(verify(credentials(nonce: authenticator.nonces.make(now: t0), method: "INVITE")))
+    }
+
+    func testRealmMismatchChallenges() {
+        expectPlainChallenge(verify(credentials(nonce: authenticator.nonces.make(now: t0), realm: "other.example")))
+    }
+
+    func testAlgorithmNotEnabledChallenges() {
+        let shaOnly = DigestAuthenticator(realm: realm, algorithms: [.sha256], nonces: issuer)
+        let creds = credentials(algorithm: .md5, nonce: shaOnly.nonces.make(now: t0))
+        let verdict = shaOnly.verify(method: "REGISTER", credentials: creds, expectedUser: "alice", now: t0, stored: { self.stored($0, $1) })
+        XCTAssertEqual(verdict, .challenge(shaOnly.challenges(stale: false, now: t0)))
+        XCTAssertEqual(shaOnly.challenges(stale: false, now: t0).map(\.algorithm), [.sha256])
+    }
+
+    func testStaleNonceWithCorrectResponseChallengesWithStale() {
+        let old = authenticator.nonces.make(now: t0)
+        let later = t0.addingTimeInterval(301)
+        let verdict = verify(credentials(nonce: old), at: later)
+        XCTAssertEqual(verdict, .challenge(authenticator.challenges(stale: true, now: later)))
+        guard case .challenge(let challenges) = verdict else { return XCTFail() }
+        XCTAssertEqual(challenges.map(\.stale), [true, true])
+        XCTAssertEqual(authenticator.nonces.check(challenges[0].nonce, now: later), .valid)
+    }
+
+    func testStaleNonceWithWrongResponseChallengesWithoutStale() {
+        let old = authenticator.nonces.make(now: t0)
+        let later = t0.addingTimeInterval(301)
+        XCTAssertEqual(verify(credentials(password: "guess", nonce: old), at: later),
+                       .challenge(authenticator.challenges(stale: false, now: later)))
+    }
+
+    func testTamperedNonceChallengesWithoutStale() {
+        let nonce = authenticator.nonces.make(now: t0)
+        var bytes = Array(nonce)
+        bytes[2] = bytes[2] == "A" ? "B" : "A"
+        let tampered = String(bytes)
+        XCTAssertEqual(authenticator.nonces.check(tampered, now: t0), .invalid)
+        expectPlainChallenge(verify(credentials(nonce: tampered)))
+    }
+
+    func testOtherUsersCredentialsOnThisAORAreForbidden() {
+        let verdict = verify(credentials(user: "bob", nonce: authenticator.nonces.make(now: t0)), expectedUser: "alice")
+        XCTAssertEqual(verdict, .forbidden(reason: "Credentials do not match the AOR"))
+    }
+
+    func testUnsupportedQopIsBadRequest() {
+        let verdict = verify(credentials(nonce: authenticator.nonces.make(now: t0), qop: "auth-int"))
+        XCTAssertEqual(verdict, .badRequest(reason: "Unsupported qop"))
+    }
+
+    func testMalformedParametersAreBadRequest() {
+        let verdict = authenticator.verify(method: "REGISTER", parameters: ["username": "alice", "realm": realm], expectedUser: "alice",
+                                           now: t0, stored: { self.stored($0, $1) })
+        XCTAssertEqual(verdict, .badRequest(reason: "Malformed credentials"))
+    }
+
+    func testParametersPathAuthenticatesAndChallenges() {
+        let c = credentials(nonce: authenticator.nonces.make(now: t0))
+        let parameters = ["username": c.username, "realm": c.realm, "nonce": c.nonce, "uri": c.uri, "response": c.response,
+                          "algorithm": "SHA-256", "qop": "auth", "nc": "00000001", "cnonce": "c0ffee"]
+        XCTAssertEqual(authenticator.verify(method: "REGISTER", parameters: parameters, expectedUser: "alice", now: t0, stored: { self.stored($0, $1) }),
+                       .authenticated(username: "alice"))
+        XCTAssertEqual(authenticator.verify(method: "REGISTER", parameters: nil, expectedUser: "alice", now: t0, stored: { self.stored($0, $1) }),
+                       .challenge(authenticator.challenges(stale: false, now: t0)))
+    }
+
+    func testConstantTimeEquals() {
+        XCTAssertTrue(DigestAuthenticator.constantTimeEquals("abc", "abc"))
+        XCTAssertFalse(DigestAuthenticator.constantTimeEquals("abc", "abd"))
+        XCTAssertFalse(DigestAuthenticator.constantTimeEquals("abc", "abcd"))
+    }
+
+    func testChallengeHeaderValue() {
+        let fresh = DigestChallenge(algorithm: .sha256, realm: "x", nonce: "n0", stale: false)
+        XCTAssertEqual(fresh.headerValue, #"Digest realm="x", nonce="n0", algorithm=SHA-256, qop="auth""#)
+        let stale = DigestChallenge(algorithm: .md5, realm: #"a"b"#, nonce: "n1", stale: true)
+        XCTAssertEqual(stale.headerValue, #"Digest realm="a\"b", nonce="n1", algorithm=MD5, qop="auth", stale=true"#)
+    }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class RegistrarTestsPlaceholder: XCTestCase { func testNothing() {} }
