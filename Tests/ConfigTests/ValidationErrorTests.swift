@@ -123,6 +123,20 @@ import Testing
         #expect(error.line == 7)
     }
 
+    @Test func keyTextInsideAMultiLineStringIsNotTakenForTheKey() throws {
+        let toml = """
+            [auth]
+            secret = \"\"\"
+            nonce_lifetime = 5
+            [log]
+            \"\"\"
+            nonce_lifetime = 5
+            """
+        let error = try #require(ConfigTestSupport.parseError(toml))
+        #expect(error.key == "auth.nonce_lifetime")
+        #expect(error.line == 6)
+    }
+
     @Test func unknownSectionHasLine() throws {
         let error = try #require(ConfigTestSupport.parseError("[sip]\nmax_message_size = 2048\n\n[sipp]\nlisten = []\n"))
         #expect(error.kind == .unknownSection)
