@@ -59,7 +59,7 @@ enum TOMLReader {
                 case .failure(let problem):
                     problems.append(ConfigError(
                         kind: .wrongType, file: file, key: key.path, line: line,
-                        message: "\(key.label): expected \(key.kind.expectation), \(problem)"))
+                        message: "\(key.label): expected \(key.kind.expectation), \(problem.text)"))
                 }
             }
         }

@@ -1,0 +1,117 @@
+import Testing
+@testable import Config
+
+@Suite struct EnvironmentOverrideTests {
+    private func parse(_ toml: String = "", environment: [String: String]) throws -> SipwakeConfig {
+        try SipwakeConfig.parse(toml, file: ConfigTestSupport.file, environment: environment)
+    }
+
+    @Test func stringOverride() throws {
+        let config = try parse(environment: ["SIPWAKE_AUTH_REALM": "example.com"])
+        #expect(config.auth.realm == "example.com")
+        #expect(config.auth.effectiveRealm == "example.com")
+    }
+
+    @Test func integerOverrideBeatsTheFile() throws {
+        let config = try parse("[registrar]\nmin_expires = 100\n", environment: ["SIPWAKE_REGISTRAR_MIN_EXPIRES": "120"])
+        #expect(config.registrar.minExpires == 120)
+    }
+
+    @Test func booleanOverride() throws {
+        #expect(try parse(environment: ["SIPWAKE_AUTH_ENABLED": "false"]).auth.enabled == false)
+        #expect(try parse("[auth]\nenabled = false", environment: ["SIPWAKE_AUTH_ENABLED": "TRUE"]).auth.enabled == true)
+    }
+
+    @Test func arrayOverrideIsCommaSeparatedAndTrimmed() throws {
+        let config = try parse(environment: [
+            "SIPWAKE_SIP_LISTEN": "udp:0.0.0.0:5070, tcp:[::1]:5070",
+            "SIPWAKE_AUTH_TRUSTED_PEERS": "10.0.0.0/8,::1",
+        ])
+        #expect(config.sip.listen == [
+            ListenAddress(transport: .udp, host: "0.0.0.0", port: 5070),
+            ListenAddress(transport: .tcp, host: "::1", port: 5070),
+        ])
+        #expect(config.auth.trustedPeers.map(\.description) == ["10.0.0.0/8", "::1"])
+    }
+
+    @Test func emptyArrayOverride() throws {
+        let config = try parse("[auth]\ntrusted_peers = [\"10.0.0.1\"]", environment: ["SIPWAKE_AUTH_TRUSTED_PEERS": ""])
+        #expect(config.auth.trustedPeers.isEmpty)
+    }
+
+    @Test func badBooleanNamesTheVariable() throws {
+        let error = try #require(ConfigTestSupport.parseError("", environment: ["SIPWAKE_AUTH_ENABLED": "yes please"]))
+        #expect(error.kind == .wrongType)
+        #expect(error.key == "auth.enabled")
+        #expect(error.environmentVariable == "SIPWAKE_AUTH_ENABLED")
+        #expect(error.description == "SIPWAKE_AUTH_ENABLED: expected true or false, got 'yes please'")
+    }
+
+    @Test func badIntegerNamesTheVariable() throws {
+        let error = try #require(ConfigTestSupport.parseError("", environment: ["SIPWAKE_SIP_MAX_MESSAGE_SIZE": "64k"]))
+        #expect(error.description == "SIPWAKE_SIP_MAX_MESSAGE_SIZE: expected an integer, got '64k'")
+    }
+
+    @Test func invalidValueFromTheEnvironmentNamesTheVariableAndKey() throws {
+        let error = try #require(ConfigTestSupport.parseError(
+            "[registrar]\nmin_expires = 60\n", environment: ["SIPWAKE_REGISTRAR_MIN_EXPIRES": "0"]))
+        #expect(error.kind == .invalidValue)
+        #expect(error.line == nil)
+        #expect(error.description == "SIPWAKE_REGISTRAR_MIN_EXPIRES: [registrar] min_expires: 0 is out of range (1...86400)")
+
+        let listen = try #require(ConfigTestSupport.parseError("", environment: ["SIPWAKE_SIP_LISTEN": "udp:1.2.3"]))
+        #expect(listen.description.hasPrefix("SIPWAKE_SIP_LISTEN: [sip] listen: 'udp:1.2.3' is not a valid listen address"))
+    }
+
+    @Test func unknownVariableIsAnError() throws {
+        let error = try #require(ConfigTestSupport.parseError("", environment: ["SIPWAKE_SIP_LISTN": "udp:127.0.0.1:5060"]))
+        #expect(error.kind == .unknownEnvironmentVariable)
+        #expect(error.environmentVariable == "SIPWAKE_SIP_LISTN")
+        #expect(error.description.hasPrefix("SIPWAKE_SIP_LISTN: unknown setting"))
+        #expect(error.description.contains("did you mean SIPWAKE_SIP_LISTEN?"))
+    }
+
+    @Test func lowerCaseVariableIsUnknown() throws {
+        let error = try #require(ConfigTestSupport.parseError("", environment: ["SIPWAKE_sip_listen": "udp:127.0.0.1:5060"]))
+        #expect(error.kind == .unknownEnvironmentVariable)
+    }
+
+    @Test func unrelatedAndReservedVariablesAreIgnored() throws {
+        let config = try parse(environment: [
+            "PATH": "/usr/bin", "HOME": "/root", "SIPWAKEFOO": "x", "SIPWAKE_CONFIG": "/etc/sipwake.toml",
+        ])
+        var expected = SipwakeConfig.defaults
+        expected.database.path = "/srv/sipwake/var/sipwake.sqlite"
+        #expect(config == expected)
+    }
+
+    @Test func everyKeyCanBeSetFromTheEnvironment() throws {
+        // Each schema key has a variable the loader accepts (with a valid value).
+        let samples: [String: String] = [
+            "SIPWAKE_SIP_LISTEN": "udp:127.0.0.1:5080", "SIPWAKE_SIP_DOMAINS": "Example.COM,[::1]",
+            "SIPWAKE_SIP_MAX_MESSAGE_SIZE": "2048", "SIPWAKE_SIP_PUBLIC_HOST": "[2001:db8::1]",
+            "SIPWAKE_TLS_CERTIFICATE": "", "SIPWAKE_TLS_KEY": "",
+            "SIPWAKE_REGISTRAR_MIN_EXPIRES": "30", "SIPWAKE_REGISTRAR_MAX_EXPIRES": "7200",
+            "SIPWAKE_REGISTRAR_DEFAULT_EXPIRES": "600", "SIPWAKE_REGISTRAR_MAX_BINDINGS_PER_AOR": "3",
+            "SIPWAKE_AUTH_ENABLED": "false", "SIPWAKE_AUTH_REALM": "", "SIPWAKE_AUTH_ALGORITHMS": "md5",
+            "SIPWAKE_AUTH_NONCE_LIFETIME": "60", "SIPWAKE_AUTH_TRUSTED_PEERS": "192.168.0.0/16",
+            "SIPWAKE_AUTH_SECRET": "s3cret", "SIPWAKE_DATABASE_PATH": "/data/sipwake.sqlite",
+            "SIPWAKE_DATABASE_GROUP_COMMIT_MAX_BATCH": "10", "SIPWAKE_LOG_LEVEL": "DEBUG", "SIPWAKE_LOG_FORMAT": "json",
+        ]
+        #expect(Set(samples.keys) == Set(ConfigSchema.keys.map(\.environmentVariable)))
+        let config = try parse(environment: samples)
+        #expect(config.sip.listen == [ListenAddress(transport: .udp, host: "127.0.0.1", port: 5080)])
+        #expect(config.sip.domains == ["example.com", "[::1]"])
+        #expect(config.sip.maxMessageSize == 2048)
+        #expect(config.sip.publicHost == "2001:db8::1")
+        #expect(config.registrar == RegistrarSection(minExpires: 30, maxExpires: 7200, defaultExpires: 600, maxBindingsPerAOR: 3))
+        #expect(config.auth.enabled == false)
+        #expect(config.auth.effectiveRealm == "example.com")
+        #expect(config.auth.algorithms == ["MD5"])
+        #expect(config.auth.nonceLifetime == 60)
+        #expect(config.auth.isTrusted("192.168.7.7"))
+        #expect(config.auth.secret == "s3cret")
+        #expect(config.database == DatabaseSection(path: "/data/sipwake.sqlite", groupCommitMaxBatch: 10))
+        #expect(config.log == LogSection(level: .debug, format: .json))
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import Config
+
+@Suite struct ShippedConfigTests {
+    private var samplePath: String { ConfigTestSupport.repositoryRoot.appendingPathComponent("etc/sipwake.toml").path }
+    private var docsPath: String { ConfigTestSupport.repositoryRoot.appendingPathComponent("docs/configuration.md").path }
+
+    @Test func sampleLoadsAsTheDefaults() throws {
+        let config = try SipwakeConfig.load(path: samplePath, environment: [:])
+        var expected = SipwakeConfig.defaults
+        expected.database.path = ConfigTestSupport.repositoryRoot.appendingPathComponent("var/sipwake.sqlite").standardized.path
+        #expect(config == expected)
+        #expect(config.sip.listen.map(\.description) == ["udp:127.0.0.1:5060", "tcp:127.0.0.1:5060"])
+        #expect(config.sip.domains == ["localhost", "127.0.0.1"])
+        #expect(config.auth.enabled)
+        #expect(config.auth.effectiveRealm == "localhost")
+    }
+
+    @Test func sampleHasEveryKeyWithACommentAbove() throws {
+        let text = try String(contentsOfFile: samplePath, encoding: .utf8)
+        let lines = text.components(separatedBy: "\n")
+        let locator = TOMLKeyLocator(text: text)
+        for key in ConfigSchema.keys {
+            let line = try #require(locator.line(of: [key.section, key.name]), "\(key.path) is missing from etc/sipwake.toml")
+            #expect(line >= 2 && lines[line - 2].hasPrefix("#"), "\(key.path) in etc/sipwake.toml has no comment above it")
+        }
+    }
+
+    @Test func docsDescribeEveryKeyAndVariable() throws {
+        let text = try String(contentsOfFile: docsPath, encoding: .utf8)
+        for key in ConfigSchema.keys {
+            #expect(text.contains("`\(key.path)`"), "docs/configuration.md does not describe \(key.path)")
+            #expect(text.contains("`\(key.environmentVariable)`"), "docs/configuration.md does not name \(key.environmentVariable)")
+        }
+    }
+}
