@@ -39,10 +39,18 @@ final class BindingWriterWorker: @unchecked Sendable {
         self.maxBatch = maxBatch
     }
 
+    /// Name of the writer thread, as `top -H` and debuggers show it (Linux
+    /// thread names are at most 15 bytes).
+    static let threadName = "bindings-writer"
+
     /// Starts the writer thread. Called once, by `BindingWriter.init`.
     func start() {
-        let thread = Thread { [self] in self.run() }
-        thread.name = "sipwake-binding-writer"
+        let thread = Thread { [self] in
+            // On Linux a name set before `start()` does not reach the thread.
+            Thread.current.name = Self.threadName
+            self.run()
+        }
+        thread.name = Self.threadName
         condition.lock()
         precondition(!started, "BindingWriterWorker started twice")
         started = true
