@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import Registrar
 
@@ -130,12 +131,18 @@ final class BindingWriterWorker: @unchecked Sendable {
                 write.completion(.success(()))
             }
         } catch {
-            guard batch.count > 1 else {
-                fail(batch[0], error: error)
+            // Nothing of the batch was written.
+            guard batch.count > 1, Self.isCausedByTheData(error) else {
+                // One submission, or the database itself failed (busy past
+                // the timeout, disk full, I/O error, closed): retrying each
+                // submission alone would fail the same way, one timeout each.
+                for write in batch {
+                    fail(write, error: error)
+                }
                 return
             }
-            // Nothing of the batch was written. Find the bad submission(s) by
-            // committing each on its own, so the good ones still succeed.
+            // Find the bad submission(s) by committing each on its own, so the
+            // good ones still succeed.
             logger.warning(
                 "Binding batch failed, committing its submissions one by one",
                 metadata: ["submissions": "\(batch.count)", "error": "\(error)"])
@@ -148,6 +155,21 @@ final class BindingWriterWorker: @unchecked Sendable {
                     fail(write, error: error)
                 }
             }
+        }
+    }
+
+    /// Whether `error` comes from the changes themselves (a constraint, a
+    /// value SQLite refuses, a value that cannot be encoded), so another
+    /// submission of the same batch may well succeed on its own.
+    static func isCausedByTheData(_ error: Error) -> Bool {
+        guard let error = error as? DatabaseError else {
+            return true   // e.g. an EncodingError from one binding's path
+        }
+        switch error.resultCode {
+        case .SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG, .SQLITE_RANGE:
+            return true
+        default:
+            return false
         }
     }
 

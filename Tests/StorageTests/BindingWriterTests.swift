@@ -96,7 +96,8 @@ final class BindingWriterTests: XCTestCase {
 
     func testABadSubmissionFailsAloneAndWritesNothingOfItself() throws {
         let store = BindingStore(database: try TestDatabase.open(self))
-        let writer = BindingWriter(store: store, logger: logger)
+        let capture = LogCapture()
+        let writer = BindingWriter(store: store, logger: capture.logger)
         let log = CompletionLog()
         let release = block(writer, log: log)
         let good1 = Self.binding(1)
@@ -118,6 +119,38 @@ final class BindingWriterTests: XCTestCase {
         XCTAssertEqual(
             Set(try store.loadAll().map(\.instanceID)),
             Set([BindingFixture.contact(aor: "gate").instanceID, good1.instanceID, good2.instanceID]))
+        XCTAssertEqual(
+            capture.recorded.filter { !$0.hasPrefix("debug") },
+            [
+                "warning: Binding batch failed, committing its submissions one by one",
+                "error: Binding write failed and was rolled back",
+            ])
+    }
+
+    func testADatabaseFailureFailsTheWholeBatchWithoutRetries() throws {
+        let database = try TestDatabase.open(self)
+        let store = BindingStore(database: database)
+        let capture = LogCapture()
+        let writer = BindingWriter(store: store, logger: capture.logger)
+        let log = CompletionLog()
+        let release = block(writer, log: log)
+        for index in 0..<3 {
+            writer.submit([.added(Self.binding(index))]) { log.append("\(index)", $0) }
+        }
+        try database.close()
+        release.signal()
+        writer.shutdown()
+
+        let entries = log.snapshot
+        XCTAssertEqual(entries.map(\.label), ["gate", "0", "1", "2"])
+        XCTAssertEqual(entries.map(\.succeeded), [true, false, false, false])
+        XCTAssertTrue(entries.dropFirst().allSatisfy { $0.error is DatabaseError })
+        XCTAssertEqual(writer.committedBatches, 1)
+        XCTAssertEqual(writer.failedSubmissions, 3)
+        XCTAssertEqual(
+            capture.recorded.filter { !$0.hasPrefix("debug") },
+            Array(repeating: "error: Binding write failed and was rolled back", count: 3),
+            "no one-by-one retry against a failed database")
     }
 
     func testShutdownDrainsTheQueueThenRefusesNewWork() throws {
