@@ -54,6 +54,25 @@ final class SipwakeDatabaseTests: XCTestCase {
         XCTAssertEqual(try UserStore(database: second).list().map(\.username), ["alice"])
     }
 
+    /// An older CLI opening a file a newer server migrated further.
+    func testFileMigratedByANewerVersionStillOpens() throws {
+        let path = try TestDatabase.makePath(self)
+        let newer = try SipwakeDatabase(path: path)
+        try newer.pool.write { db in
+            try db.execute(sql: "CREATE TABLE device_tuples (id INTEGER PRIMARY KEY)")
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v2-device-tuples')")
+        }
+        try newer.close()
+
+        let older = try SipwakeDatabase(path: path)
+        defer { try? older.close() }
+        XCTAssertEqual(older.schemaVersion, "v1-users-bindings", "the last migration this build knows")
+        XCTAssertEqual(try UserStore(database: older).usersVersion(), 0)
+        try older.pool.read { db in
+            XCTAssertTrue(try db.tableExists("device_tuples"), "untouched")
+        }
+    }
+
     func testPragmasAreSetOnWriterAndReaderConnections() throws {
         let database = try TestDatabase.open(self)
         func check(_ db: Database, _ role: String) throws {
