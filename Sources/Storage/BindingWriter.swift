@@ -31,10 +31,17 @@ public final class BindingWriter: Sendable {
     /// Never blocks on disk (only on a short queue lock). `completion` is
     /// called on the writer thread after the commit, or with the error after
     /// the rollback, and then none of `changes` was written. If one change of a
-    /// batch fails, the writer falls back to committing each submission of that
-    /// batch in its own transaction, so one bad submission does not fail the
-    /// others. After `shutdown()`, `completion` is called at once, on the
-    /// caller's thread, with `StorageError.writerStopped`.
+    /// batch fails (a constraint, a value SQLite refuses), the writer falls back
+    /// to committing each submission of that batch in its own transaction, so
+    /// one bad submission does not fail the others. If the database itself
+    /// fails (busy beyond the 5 s timeout, disk full, I/O error, closed), every
+    /// submission of the batch gets that error at once instead: retrying them
+    /// one by one would only fail the same way, one busy timeout each.
+    /// After `shutdown()`, `completion` is called at once, on the caller's
+    /// thread, with `StorageError.writerStopped`.
+    ///
+    /// Completions run on the writer thread and delay the next commit while
+    /// they run: hop back to your own loop and return.
     public func submit(_ changes: [BindingChange], completion: @escaping @Sendable (Result<Void, Error>) -> Void) {
         worker.enqueue(PendingBindingWrite(changes: changes, completion: completion))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import Registrar
 
@@ -39,10 +40,18 @@ final class BindingWriterWorker: @unchecked Sendable {
         self.maxBatch = maxBatch
     }
 
+    /// Name of the writer thread, as `top -H` and debuggers show it (Linux
+    /// thread names are at most 15 bytes).
+    static let threadName = "bindings-writer"
+
     /// Starts the writer thread. Called once, by `BindingWriter.init`.
     func start() {
-        let thread = Thread { [self] in self.run() }
-        thread.name = "sipwake-binding-writer"
+        let thread = Thread { [self] in
+            // On Linux a name set before `start()` does not reach the thread.
+            Thread.current.name = Self.threadName
+            self.run()
+        }
+        thread.name = Self.threadName
         condition.lock()
         precondition(!started, "BindingWriterWorker started twice")
         started = true
@@ -122,12 +131,18 @@ final class BindingWriterWorker: @unchecked Sendable {
                 write.completion(.success(()))
             }
         } catch {
-            guard batch.count > 1 else {
-                fail(batch[0], error: error)
+            // Nothing of the batch was written.
+            guard batch.count > 1, Self.isCausedByTheData(error) else {
+                // One submission, or the database itself failed (busy past
+                // the timeout, disk full, I/O error, closed): retrying each
+                // submission alone would fail the same way, one timeout each.
+                for write in batch {
+                    fail(write, error: error)
+                }
                 return
             }
-            // Nothing of the batch was written. Find the bad submission(s) by
-            // committing each on its own, so the good ones still succeed.
+            // Find the bad submission(s) by committing each on its own, so the
+            // good ones still succeed.
             logger.warning(
                 "Binding batch failed, committing its submissions one by one",
                 metadata: ["submissions": "\(batch.count)", "error": "\(error)"])
@@ -140,6 +155,21 @@ final class BindingWriterWorker: @unchecked Sendable {
                     fail(write, error: error)
                 }
             }
+        }
+    }
+
+    /// Whether `error` comes from the changes themselves (a constraint, a
+    /// value SQLite refuses, a value that cannot be encoded), so another
+    /// submission of the same batch may well succeed on its own.
+    static func isCausedByTheData(_ error: Error) -> Bool {
+        guard let error = error as? DatabaseError else {
+            return true   // e.g. an EncodingError from one binding's path
+        }
+        switch error.resultCode {
+        case .SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG, .SQLITE_RANGE:
+            return true
+        default:
+            return false
         }
     }
 

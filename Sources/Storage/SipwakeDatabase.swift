@@ -29,12 +29,21 @@ public final class SipwakeDatabase: Sendable {
         // DatabasePool always puts the file in WAL mode; say so explicitly.
         configuration.journalMode = .wal
         configuration.prepareDatabase { db in
-            // Per connection, so it runs for the writer and every reader.
-            // FULL: in WAL mode, every commit fsyncs the WAL, so a committed
-            // binding survives power loss, not only a process crash.
+            // GRDB gives its read-only connections a 10 s busy timeout of their
+            // own (`busyMode` only reaches the writer); use 5 s everywhere.
+            try db.execute(sql: "PRAGMA busy_timeout = 5000")
+            // Readers never commit, so this only keeps every connection
+            // reporting the same value; the writer's is set below.
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         let pool = try DatabasePool(path: path, configuration: configuration)
+        // GRDB sets `synchronous = NORMAL` on the writer when it enables WAL,
+        // after `prepareDatabase`. Override it: with FULL, every commit fsyncs
+        // the WAL, so a committed binding survives power loss, not only a
+        // process crash. The pool keeps this one writer connection for its life.
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
         let migrator = StorageMigrations.migrator
         try migrator.migrate(pool)
         let applied = try pool.read { try migrator.appliedMigrations($0) }
