@@ -82,7 +82,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "RegistrarTests", dependencies: ["Registrar"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "Registrar"]),
+        .testTarget(
+            name: "StorageTests",
+            dependencies: [
+                "Storage", "Registrar",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(
             name: "IntegrationTests",

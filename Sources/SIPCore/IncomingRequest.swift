@@ -15,6 +15,8 @@ public final class IncomingRequest {
     private let transport: OpaquePointer?
     private let loop: SIPLoop
     public private(set) var finalStatus: Int?
+    /// Size of the request on the wire, in bytes.
+    public var size: Int { Int(msg_size(requestMsg)) }
     private var released = false
 
     init?(irq: OpaquePointer, agent: OpaquePointer, loop: SIPLoop, connections: ConnectionTable) {

@@ -8,6 +8,7 @@ import Glibc
 public final class SIPAgent {
     public let loop: SIPLoop
     public let connections: ConnectionTable
+    let maxMessageSize: Int
     private(set) var agent: OpaquePointer?
     private var defaultLeg: OpaquePointer?
     private var handlerBox: Unmanaged<Handler>?
@@ -34,6 +35,7 @@ public final class SIPAgent {
         precondition(!listeners.isEmpty, "at least one listener")
         self.loop = loop
         self.connections = ConnectionTable(loop: loop)
+        self.maxMessageSize = options.maxMessageSize
 
         let handler = Handler(onRequest: onRequest)
         let box = Unmanaged.passRetained(handler)
@@ -71,7 +73,10 @@ public final class SIPAgent {
         }
 
         let params = SofiaTagList()
-            .integer(swk_tag_ntatag_maxsize(), options.maxMessageSize)
+            // Sofia aborts (assert in tport_recv_dgram) when a UDP datagram is
+            // larger than its limit, so its limit never goes below the largest
+            // datagram; the configured, smaller limit is enforced in Swift.
+            .integer(swk_tag_ntatag_maxsize(), max(options.maxMessageSize, SIPAgent.sofiaMinimumMaxSize))
             .integer(swk_tag_ntatag_udp_mtu(), 65535)
             .integer(swk_tag_ntatag_server_rport(), 1)
             .bool(swk_tag_ntatag_tcp_rport(), true)
@@ -115,16 +120,23 @@ public final class SIPAgent {
               let request = IncomingRequest(irq: irq, agent: agentPointer, loop: agent.loop,
                                             connections: agent.connections)
         else { return 500 }
+        if request.size > agent.maxMessageSize {
+            if request.message.methodKind != sip_method_ack {
+                request.reply(413, "Request Entity Too Large")
+            }
+            return 0
+        }
         handler.onRequest(request)
         return 0
     }
 
+    /// Larger than any UDP datagram.
+    static let sofiaMinimumMaxSize = 65536
+
     private static func transportTags(_ listener: SIPListener, options: SIPAgentOptions) -> SofiaTagList {
         let tags = SofiaTagList()
             .bool(swk_tag_tptag_pong2ping(), true)
-        if let idle = options.idleTimeoutMilliseconds {
-            tags.integer(swk_tag_tptag_idle(), idle)
-        }
+        tags.integer(swk_tag_tptag_idle(), options.idleTimeoutMilliseconds)
         if let dir = listener.certificateDirectory {
             tags.string(swk_tag_tptag_certificate(), dir)
         }

@@ -2,10 +2,12 @@
 public struct SIPAgentOptions: Sendable {
     /// Requests larger than this are refused with 413.
     public var maxMessageSize: Int
-    /// Idle stream connections are closed after this many milliseconds; nil keeps Sofia's default.
-    public var idleTimeoutMilliseconds: Int?
+    /// Stream connections that no binding uses are closed after this many
+    /// milliseconds without traffic. Connections of registered devices are
+    /// kept open while their binding lives.
+    public var idleTimeoutMilliseconds: Int
 
-    public init(maxMessageSize: Int = 65536, idleTimeoutMilliseconds: Int? = nil) {
+    public init(maxMessageSize: Int = 65536, idleTimeoutMilliseconds: Int = 120_000) {
         self.maxMessageSize = maxMessageSize
         self.idleTimeoutMilliseconds = idleTimeoutMilliseconds
     }

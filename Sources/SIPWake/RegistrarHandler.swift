@@ -28,6 +28,8 @@ final class RegistrarHandler {
 
     private var pending: [UInt64: PendingRegister] = [:]
     private var nextToken: UInt64 = 1
+    /// How many bindings use each stream connection.
+    private var connectionUse: [UInt64: Int] = [:]
     /// Bindings whose REGISTER awaits a user lookup, keyed by username.
     private var awaitingUser: [String: [UInt64]] = [:]
 
@@ -53,6 +55,24 @@ final class RegistrarHandler {
             realm: settings.realm, algorithms: settings.algorithms,
             nonces: NonceIssuer(secret: settings.nonceSecret, lifetime: TimeInterval(settings.nonceLifetime),
                                 realm: settings.realm))
+    }
+
+    /// True while a binding uses the connection, so it must stay open.
+    func isConnectionInUse(_ id: UInt64) -> Bool { connectionUse[id, default: 0] > 0 }
+
+    private func track(_ changes: [BindingChange]) {
+        func add(_ binding: Binding, _ delta: Int) {
+            guard let id = binding.source.connectionID else { return }
+            let count = connectionUse[id, default: 0] + delta
+            connectionUse[id] = count > 0 ? count : nil
+        }
+        for change in changes {
+            switch change {
+            case .added(let b): add(b, 1)
+            case .refreshed(let old, let new): add(old, -1); add(new, 1)
+            case .removed(let b, _): add(b, -1)
+            }
+        }
     }
 
     // MARK: State from the database
@@ -194,6 +214,7 @@ final class RegistrarHandler {
             if let minExpires { tags.header("Min-Expires", String(minExpires)) }
             request.reply(status, reason, tags: tags)
         case .accepted(let changes, let bindings):
+            track(changes)
             let wantsOutbound = registerRequest.contacts.contains { $0.instanceID != nil && $0.regID != nil }
                 && request.message.supported.contains { $0.lowercased() == "outbound" }
             if changes.isEmpty {
@@ -229,7 +250,9 @@ final class RegistrarHandler {
         metrics.commitLatency.record(duration: ContinuousClock.now - parked.started)
         if let failure {
             // Undo in memory what could not be made durable, and say so.
-            table.apply(Self.inverse(of: parked.changes))
+            let inverse = Self.inverse(of: parked.changes)
+            table.apply(inverse)
+            track(inverse)
             metrics.persistFailed.increment()
             logger.error("binding not persisted", metadata: ["aor": "\(parked.aor)", "error": "\(failure)"])
             parked.request.reply(500, "Binding Not Stored", tags: SofiaTagList().header("Retry-After", "5"))
@@ -267,6 +290,7 @@ final class RegistrarHandler {
     func expire() {
         let changes = table.expire(now: clock())
         guard !changes.isEmpty else { return }
+        track(changes)
         metrics.expired.increment(by: changes.count)
         metrics.bindings.record(table.count)
         let logger = self.logger

@@ -106,7 +106,8 @@ actor SIPServer: SIPRequestHandler {
 
     private func tick() {
         registrar?.expire()
-        agent?.connections.sweep()
+        guard let registrar else { return }
+        agent?.connections.sweep(inUse: { registrar.isConnectionInUse($0) })
     }
 
     var bindingCount: Int { registrar?.table.count ?? 0 }

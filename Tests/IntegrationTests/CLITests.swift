@@ -1,0 +1,104 @@
+import Foundation
+import XCTest
+
+/// The admin CLI, run as a user would, on the same database as a running server.
+final class CLITests: IntegrationTestCase {
+    func testUsersAddListRemove() async throws {
+        let server = try await startServer(users: false)
+        XCTAssertEqual(try server.cli(["users", "add", "Alice", "--password", "pw"]).status, 0)
+        let duplicate = try server.cli(["users", "add", "alice", "--password", "pw2"])
+        XCTAssertEqual(duplicate.status, 1)
+        XCTAssertTrue(duplicate.stderr.contains("alice"), duplicate.stderr)
+        let table = try server.cli(["users", "list"])
+        XCTAssertTrue(table.stdout.contains("alice"), table.stdout)
+        XCTAssertTrue(table.stdout.contains("1 user"), table.stdout)
+        let json = try server.cli(["users", "list", "--json"])
+        let rows = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        XCTAssertEqual(rows?.first?["username"] as? String, "alice")
+        XCTAssertFalse(json.stdout.contains("ha1"), "no hash is ever printed")
+        XCTAssertEqual(try server.cli(["users", "remove", "alice"]).status, 0)
+        let missing = try server.cli(["users", "remove", "alice"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.lowercased().contains("alice"), missing.stderr)
+    }
+
+    func testBadUserNamesAndPasswordsAreRefusedAndNothingIsStored() async throws {
+        let server = try await startServer(users: false)
+        for name in ["al ice", "alice@example.com", "", String(repeating: "a", count: 65)] {
+            let r = try server.cli(["users", "add", name, "--password", "pw"])
+            XCTAssertEqual(r.status, 1, "'\(name)' accepted")
+        }
+        XCTAssertEqual(try server.cli(["users", "add", "alice", "--password", ""]).status, 1)
+        XCTAssertTrue(try server.cli(["users", "list"]).stdout.contains("0 users"))
+    }
+
+    func testPasswordChangeTakesEffectOnTheRunningServer() async throws {
+        let server = try await startServer()
+        XCTAssertEqual(try server.cli(["users", "password", "alice", "--password", "new-secret"]).status, 0)
+        try await Task.sleep(for: .milliseconds(1200))
+        let ua = try await makeUA(server)
+        let old = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.1>"])
+        XCTAssertEqual(old.status, 401)
+        let new = await ua.register(user: "alice", password: "new-secret", contacts: ["<sip:alice@10.0.0.1>"])
+        XCTAssertEqual(new.status, 200)
+    }
+
+    func testRegistrationsListFiltersByUserAndPrintsATable() async throws {
+        let server = try await startServer()
+        let ua = try await makeUA(server)
+        _ = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.1>"])
+        _ = await ua.register(user: "bob", password: "bob-secret", contacts: ["<sip:bob@10.0.0.2>"])
+        XCTAssertEqual(try server.registrations().count, 2)
+        XCTAssertEqual(try server.registrations(user: "bob").compactMap { $0["aor"] as? String }, ["bob"])
+        let table = try server.cli(["registrations", "list", "--user", "alice"])
+        XCTAssertTrue(table.stdout.contains("sip:alice@10.0.0.1"), table.stdout)
+        XCTAssertFalse(table.stdout.contains("bob"), table.stdout)
+        XCTAssertTrue(table.stdout.contains("1 binding"), table.stdout)
+    }
+
+    func testConfigCheckNamesTheBadKeyAndTheFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cfg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("bad.toml").path
+        try "[sip]\nlistn = [\"udp:127.0.0.1:5060\"]\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try SipwakeProcess.run(SipwakeProcess.executable, ["config", "check", "--config", path])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("listn") && r.stderr.contains("bad.toml"), r.stderr)
+        let serve = try SipwakeProcess.run(SipwakeProcess.executable, ["serve", "--config", path])
+        XCTAssertEqual(serve.status, 1, "serve refuses a bad config")
+        XCTAssertTrue(serve.stderr.contains("listn"), serve.stderr)
+    }
+
+    func testTheShippedSampleConfigChecks() throws {
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let r = try SipwakeProcess.run(SipwakeProcess.executable,
+                                       ["config", "check", "--config", repo.appendingPathComponent("etc/sipwake.toml").path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("udp:127.0.0.1:5060"), r.stdout)
+    }
+
+    func testEnvironmentOverridesAndUnknownVariables() async throws {
+        let server = try SipwakeProcess()
+        let ok = try server.cli(["config", "check"], environment: ["SIPWAKE_REGISTRAR_MIN_EXPIRES": "120"])
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+        let bad = try server.cli(["config", "check"], environment: ["SIPWAKE_REGISTRAR_MIN_EXPIRE": "120"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("SIPWAKE_REGISTRAR_MIN_EXPIRE"), bad.stderr)
+    }
+
+    func testServeOnAPortInUseFailsWithTheAddress() async throws {
+        let first = try await startServer()
+        let second = try SipwakeProcess(config: "[sip]\nlisten = [\"udp:127.0.0.1:\(first.port)\"]")
+        let r = try second.cli(["serve"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("127.0.0.1:\(first.port)"), r.stderr)
+    }
+
+    func testSIGINTAlsoStopsCleanly() async throws {
+        let server = try await startServer()
+        let status = await server.stop(signal: SIGINT)
+        XCTAssertEqual(status, 0)
+        XCTAssertTrue(server.log.contains("sipwake stopped"))
+    }
+}
