@@ -75,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "sipwake",
             dependencies: [
-                "SIPWake", "Config", "Storage", "Registrar",
+                "SIPWake", "Config", "Storage", "Registrar", "SIPCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

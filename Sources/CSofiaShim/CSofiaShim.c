@@ -73,5 +73,7 @@ nta_outgoing_t *swk_nta_outgoing_mcreate(nta_agent_t *agent, nta_response_f *cal
 int swk_sip_add_tl(msg_t *msg, sip_t *sip, tagi_t const *tags)
 { return sip_add_tl(msg, sip, TAG_NEXT(tags)); }
 
+su_log_t *swk_su_log_default(void) { return su_log_default; }
+
 sip_t *swk_sip_object(msg_t *msg) { return sip_object(msg); }
 url_string_t const *swk_url_string(char const *s) { return URL_STRING_MAKE(s); }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Config
 import Logging
 import ServiceLifecycle
+import SIPCore
 import SIPWake
 import Storage
 
@@ -20,6 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "sipwake")
+        SofiaLogBridge.install(logger: Logger(label: "sipwake.sofia"))
         let database: SipwakeDatabase
         do {
             database = try SipwakeDatabase(path: config.database.path)

@@ -39,6 +39,7 @@
 #include <sofia-sip/sip.h>
 #include <sofia-sip/url.h>
 #include <sofia-sip/msg_addr.h>
+#include <sofia-sip/su_log.h>
 
 /* Tag types. */
 tag_type_t swk_tag_end(void);
@@ -95,6 +96,9 @@ nta_outgoing_t *swk_nta_outgoing_mcreate(nta_agent_t *agent, nta_response_f *cal
                                          tagi_t const *tags);
 
 int swk_sip_add_tl(msg_t *msg, sip_t *sip, tagi_t const *tags);
+
+/* Globals declared as incomplete arrays. */
+su_log_t *swk_su_log_default(void);
 
 /* Macros. */
 sip_t *swk_sip_object(msg_t *msg);
