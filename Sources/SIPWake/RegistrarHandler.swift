@@ -30,6 +30,9 @@ final class RegistrarHandler {
     private var nextToken: UInt64 = 1
     /// How many bindings use each stream connection.
     private var connectionUse: [UInt64: Int] = [:]
+    /// Names looked up and not found since the users table last changed: a
+    /// flood of REGISTERs with made-up names costs one lookup per name.
+    private var unknownUsers: Set<String> = []
     /// Bindings whose REGISTER awaits a user lookup, keyed by username.
     private var awaitingUser: [String: [UInt64]] = [:]
 
@@ -87,6 +90,7 @@ final class RegistrarHandler {
 
     func replaceUsers(_ users: [UserRecord], version: Int64) {
         credentials.replace(with: users, version: version)
+        unknownUsers.removeAll()
     }
 
     // MARK: REGISTER
@@ -124,7 +128,7 @@ final class RegistrarHandler {
                     return
                 }
                 digest = parsed
-                if !credentials.contains(parsed.username) {
+                if !credentials.contains(parsed.username) && !unknownUsers.contains(parsed.username.lowercased()) {
                     // Perhaps added by the CLI since the last refresh: look it up
                     // off the loop, then decide.
                     awaitUser(parsed.username, request: request)
@@ -180,7 +184,11 @@ final class RegistrarHandler {
     }
 
     private func userLoaded(_ name: String, record: UserRecord?) {
-        if let record { credentials.insert(record) }
+        if let record {
+            credentials.insert(record)
+        } else if unknownUsers.count < 100_000 {
+            unknownUsers.insert(name)
+        }
         for token in awaitingUser.removeValue(forKey: name) ?? [] {
             guard let parked = pending.removeValue(forKey: token) else { continue }
             let request = parked.request
