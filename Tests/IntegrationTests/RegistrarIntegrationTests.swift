@@ -59,6 +59,17 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(response.status, 200)
     }
 
+    func testAUserAddedAfterAFailedAttemptCanRegisterOnceTheServerSeesTheChange() async throws {
+        let server = try await startServer()
+        let ua = try await makeUA(server)
+        let before = await ua.register(user: "erin", password: "erin-secret", contacts: ["<sip:erin@10.0.0.5>"])
+        XCTAssertEqual(before.status, 401)
+        try server.addUser("erin", password: "erin-secret")
+        try await Task.sleep(for: .milliseconds(1500))
+        let after = await ua.register(user: "erin", password: "erin-secret", contacts: ["<sip:erin@10.0.0.5>"])
+        XCTAssertEqual(after.status, 200)
+    }
+
     func testStaleNonceIsChallengedWithStaleTrue() async throws {
         let server = try await startServer(config: "[auth]\nnonce_lifetime = 10")
         let ua = try await makeUA(server)
