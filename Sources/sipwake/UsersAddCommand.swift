@@ -10,18 +10,9 @@ struct UsersAddCommand: ParsableCommand {
     @Option(help: "The SIP password.") var password: String
 
     func run() throws {
-        let config = try options.load()
-        let database = try DatabaseAccess.open(config)
-        defer { try? database.close() }
-        let realm = config.auth.effectiveRealm
-        let name = user.lowercased()
-        let hashes = try PasswordHashes(username: name, realm: realm, password: password)
-        do {
-            let record = try UserStore(database: database).add(
-                username: name, realm: realm, ha1MD5: hashes.md5, ha1SHA256: hashes.sha256)
-            print("added user \(record.username) (realm \(record.realm))")
-        } catch let error as StorageError {
-            throw CLIError(error.description)
+        try UserPasswordChange.run(options, user: user, password: password) { store, name, realm, hashes in
+            let record = try store.add(username: name, realm: realm, ha1MD5: hashes.md5, ha1SHA256: hashes.sha256)
+            return "added user \(record.username) (realm \(record.realm))"
         }
     }
 }

@@ -9,18 +9,9 @@ struct UsersPasswordCommand: ParsableCommand {
     @Option(help: "The new SIP password.") var password: String
 
     func run() throws {
-        let config = try options.load()
-        let database = try DatabaseAccess.open(config)
-        defer { try? database.close() }
-        let realm = config.auth.effectiveRealm
-        let name = user.lowercased()
-        let hashes = try PasswordHashes(username: name, realm: realm, password: password)
-        do {
-            try UserStore(database: database).setPassword(
-                username: name, realm: realm, ha1MD5: hashes.md5, ha1SHA256: hashes.sha256)
-            print("password changed for \(name)")
-        } catch let error as StorageError {
-            throw CLIError(error.description)
+        try UserPasswordChange.run(options, user: user, password: password) { store, name, realm, hashes in
+            try store.setPassword(username: name, realm: realm, ha1MD5: hashes.md5, ha1SHA256: hashes.sha256)
+            return "password changed for \(name)"
         }
     }
 }

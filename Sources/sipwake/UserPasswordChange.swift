@@ -1,0 +1,22 @@
+import Storage
+
+/// What `users add` and `users password` share: open the database named by
+/// the config, hash the password for the configured realm, call the store.
+enum UserPasswordChange {
+    static func run(
+        _ options: ConfigOption, user: String, password: String,
+        _ change: (UserStore, _ name: String, _ realm: String, PasswordHashes) throws -> String
+    ) throws {
+        let config = try options.load()
+        let database = try DatabaseAccess.open(config)
+        defer { try? database.close() }
+        let realm = config.auth.effectiveRealm
+        let name = user.lowercased()
+        let hashes = try PasswordHashes(username: name, realm: realm, password: password)
+        do {
+            print(try change(UserStore(database: database), name, realm, hashes))
+        } catch let error as StorageError {
+            throw CLIError(error.description)
+        }
+    }
+}
