@@ -81,6 +81,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Measurements, not tests: `swift run -c release binding-memory`.
+        .executableTarget(
+            name: "binding-memory",
+            dependencies: [
+                "Registrar", "Storage",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/BindingMemory"
+        ),
         .testTarget(name: "RegistrarTests", dependencies: ["Registrar"]),
         .testTarget(
             name: "StorageTests",

@@ -20,11 +20,22 @@ public enum BindingKey: Sendable, Hashable {
     /// matching a device's own re-registrations: scheme and host are compared
     /// case-insensitively, the user part as sent.
     static func normalize(_ uri: String) -> String {
-        guard let at = uri.firstIndex(of: "@") else { return uri.lowercased() }
-        let userPart = uri[..<at]
-        let rest = uri[at...]
-        let scheme = userPart.prefix { $0 != ":" }.lowercased()
-        let user = userPart.drop { $0 != ":" }
-        return scheme + user + rest.lowercased()
+        // SIP URIs are ASCII (RFC 3261 §19.1.1 escapes anything else), so an
+        // ASCII byte pass is exact and far cheaper than Unicode lowercasing;
+        // it runs every time a binding's key is computed.
+        var bytes = Array(uri.utf8)
+        func lower(_ range: Range<Int>) {
+            for i in range where bytes[i] >= UInt8(ascii: "A") && bytes[i] <= UInt8(ascii: "Z") {
+                bytes[i] += 32
+            }
+        }
+        if let at = bytes.firstIndex(of: UInt8(ascii: "@")) {
+            let schemeEnd = bytes[..<at].firstIndex(of: UInt8(ascii: ":")) ?? at
+            lower(0..<schemeEnd)
+            lower(at..<bytes.count)
+        } else {
+            lower(0..<bytes.count)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -37,6 +37,8 @@ public final class SIPLoop: SerialExecutor, @unchecked Sendable {
     private var loopThread: pthread_t?
     /// Releases deferred to the next loop turn (loop thread only).
     private var deferred: [() -> Void] = []
+    /// A wake-up for `deferred` is already on its way (loop thread only).
+    private var deferredWakeArmed = false
     private let name: String
 
     public init(name: String = "sip-loop") {
@@ -97,8 +99,10 @@ public final class SIPLoop: SerialExecutor, @unchecked Sendable {
     public func deferRelease(_ release: @escaping () -> Void) {
         checkIsolated()
         deferred.append(release)
-        queue.withLock { $0.wakePending = true }
-        wake(force: true)
+        if !deferredWakeArmed {
+            deferredWakeArmed = true
+            wake(force: true)
+        }
     }
 
     // MARK: SerialExecutor
@@ -172,6 +176,7 @@ public final class SIPLoop: SerialExecutor, @unchecked Sendable {
     private func drain() {
         var buffer = [UInt8](repeating: 0, count: 256)
         while read(wakeRead, &buffer, buffer.count) > 0 {}
+        deferredWakeArmed = false
         runDeferred()
         let (work, stopping) = queue.withLock { q -> ([Work], Bool) in
             let w = q.work

@@ -90,15 +90,22 @@ public struct BindingStore: Sendable {
     }
 
     private static func delete(aor: String, key: String, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM bindings WHERE aor = ? AND binding_key = ?", arguments: [aor, key])
+        // Cached: the statement is compiled once per connection, not per write.
+        try db.cachedStatement(sql: "DELETE FROM bindings WHERE aor = ? AND binding_key = ?")
+            .execute(arguments: [aor, key])
     }
 
     private static func upsert(_ binding: Binding, in db: Database) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        let pathData = try encoder.encode(binding.path)
-        let path = String(decoding: pathData, as: UTF8.self)
-        try db.execute(
+        let path: String
+        if binding.path.isEmpty {
+            path = "[]"
+        } else {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .withoutEscapingSlashes
+            path = String(decoding: try encoder.encode(binding.path), as: UTF8.self)
+        }
+        // Cached: the statement is compiled once per connection, not per write.
+        try db.cachedStatement(
             sql: """
                 INSERT INTO bindings (
                     aor, binding_key, contact, instance_id, reg_id, call_id, cseq, q, expires_at,
@@ -119,7 +126,8 @@ public struct BindingStore: Sendable {
                     user_agent = excluded.user_agent,
                     registered_at = excluded.registered_at,
                     updated_at = excluded.updated_at
-                """,
+                """
+        ).execute(
             arguments: [
                 binding.aor, binding.key.storageKey, binding.contact, binding.instanceID, binding.regID,
                 binding.callID, Int64(binding.cseq), binding.q, binding.expiresAt.timeIntervalSince1970,
