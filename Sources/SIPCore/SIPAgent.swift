@@ -55,7 +55,7 @@ public final class SIPAgent {
         guard let agentPointer else {
             box.release()
             handlerBox = nil
-            throw SIPCoreError.listenFailed(url: first.sofiaURL, reason: SIPAgent.lastError())
+            throw SIPCoreError.listenFailed(url: first.sofiaURL, reason: SIPAgent.failureReason(first))
         }
         self.agent = agentPointer
         handler.agent = self
@@ -66,7 +66,7 @@ public final class SIPAgent {
                 listener.sofiaURL.withCString { swk_nta_agent_add_tport(agentPointer, swk_url_string($0), tags) }
             }
             if rc < 0 {
-                let reason = SIPAgent.lastError()
+                let reason = SIPAgent.failureReason(listener)
                 close()
                 throw SIPCoreError.listenFailed(url: listener.sofiaURL, reason: reason)
             }
@@ -143,7 +143,7 @@ public final class SIPAgent {
         return tags
     }
 
-    private static func lastError() -> String {
-        errno == 0 ? "address unavailable or in use" : String(cString: strerror(errno))
+    private static func failureReason(_ listener: SIPListener) -> String {
+        ListenProbe.bindError(listener) ?? "Sofia-SIP could not open the transport"
     }
 }

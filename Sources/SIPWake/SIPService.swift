@@ -75,9 +75,10 @@ public struct SIPService: Service {
         // Commit what is queued; its REGISTERs are answered on the loop.
         await Task.detached { writer.shutdown() }.value
         await server.drainReplies()
+        let remaining = await server.bindingCount
         await server.stop()
         loop.stop()
-        logger.info("sip stopped", metadata: ["bindings": "\(bindings.count)"])
+        logger.info("sip stopped", metadata: ["bindings": "\(remaining)"])
     }
 }
 

@@ -93,6 +93,7 @@ final class CLITests: IntegrationTestCase {
         let r = try second.cli(["serve"])
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stderr.contains("127.0.0.1:\(first.port)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("Address already in use"), r.stderr)
     }
 
     func testSIGINTAlsoStopsCleanly() async throws {

@@ -217,6 +217,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
         let status = await server.stop()
         XCTAssertEqual(status, 0, "SIGTERM is a clean exit")
         XCTAssertTrue(server.log.contains("sipwake stopped"))
+        XCTAssertTrue(server.log.contains("bindings=1 [SIPWake] sip stopped"), server.log)
         try await server.start()
         XCTAssertTrue(server.log.contains("bindings=1"))
         let rows = try server.registrations(user: "alice")
