@@ -58,7 +58,7 @@ public struct TupleStore: Sendable {
                 id = try Self.insert(db, fields, createdAt: time, lastSeenAt: time)
             }
             try Self.deleteOtherHolders(db, of: fields.tokens, keeping: id)
-            return (try Self.fetch(db, id: id)!, existing == nil)
+            return (try Self.written(db, id: id), existing == nil)
         }
     }
 
@@ -123,7 +123,7 @@ public struct TupleStore: Sendable {
             try Self.requireFree(db, fields, except: nil)
             let id = try Self.insert(db, fields, createdAt: time, lastSeenAt: time)
             try Self.deleteOtherHolders(db, of: fields.tokens, keeping: id)
-            return try Self.fetch(db, id: id)!
+            return try Self.written(db, id: id)
         }
     }
 
@@ -154,7 +154,7 @@ public struct TupleStore: Sendable {
                 arguments: [fields.username, fields.selector, fields.appIDCalls, fields.tokenCalls,
                             fields.appIDOther, fields.tokenOther, fields.platform?.rawValue, id])
             try Self.deleteOtherHolders(db, of: fields.tokens, keeping: id)
-            return try Self.fetch(db, id: id)!
+            return try Self.written(db, id: id)
         }
     }
 
@@ -269,6 +269,13 @@ public struct TupleStore: Sendable {
         guard let username else { return ("", []) }
         guard let name = try? UserStore.normalizedUsername(username) else { return nil }
         return (" WHERE username = ?", [name])
+    }
+
+    /// Reads back the row just written in this transaction, so callers get
+    /// exactly what `get` returns.
+    private static func written(_ db: Database, id: Int64) throws -> DeviceTuple {
+        guard let tuple = try fetch(db, id: id) else { throw StorageError.tupleNotFound(id: id) }
+        return tuple
     }
 
     private static func fetch(_ db: Database, id: Int64) throws -> DeviceTuple? {
