@@ -12,6 +12,14 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
     /// An HA1 that is not hex of the right length. Carries the field name, never
     /// the value: a caller that passed a password by mistake must not see it logged.
     case invalidHA1(field: String)
+    /// A device-tuple field (or a paging argument) that cannot be stored. Names
+    /// the field and what is wrong with it, never its value: a token is a
+    /// credential for pushing to someone's phone.
+    case invalidField(name: String, reason: String)
+    /// `TupleStore.create` (or `update`) onto a (username, selector) that already has a tuple.
+    case tupleExists(username: String, selector: String)
+    /// A tuple operation on an id that does not exist.
+    case tupleNotFound(id: Int64)
     /// `BindingWriter.submit` after `shutdown()`.
     case writerStopped
     /// A stored row that cannot be turned back into a model value.
@@ -29,6 +37,12 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
             return "invalid realm '\(realm)': the realm must not be empty"
         case .invalidHA1(let field):
             return "invalid \(field): expected the lower-case hex digest computed by DigestHash, not a password"
+        case .invalidField(let name, let reason):
+            return "invalid \(name): \(reason)"
+        case .tupleExists(let username, let selector):
+            return "user '\(username)' already has a device tuple with selector '\(selector)'"
+        case .tupleNotFound(let id):
+            return "no device tuple with id \(id)"
         case .writerStopped:
             return "the binding writer has been shut down and accepts no more writes"
         case .corruptRow(let table, let detail):

@@ -12,6 +12,8 @@ import GRDB
 enum StorageMigrations {
     /// Identifier of the first schema: users, bindings, meta.
     static let v1 = "v1-users-bindings"
+    /// Identifier of the second schema: device tuples reported by the apps.
+    static let v2 = "v2-device-tuples"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -71,6 +73,42 @@ enum StorageMigrations {
                 )
                 """)
             try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('users_version', 0)")
+        }
+        migrator.registerMigration(v2) { db in
+            // Device tuples (AppId, DeviceToken, Selector), two token pairs:
+            // "calls" (VoIP pushes, NotifyIncomingCall) and "other" (missed,
+            // answered elsewhere). A pair is all or nothing, and a row holds at
+            // least one complete pair. Removing a user removes its tuples
+            // (foreign keys are on for every connection).
+            try db.execute(sql: """
+                CREATE TABLE device_tuples (
+                    id               INTEGER PRIMARY KEY,
+                    username         TEXT NOT NULL REFERENCES users(username) ON DELETE CASCADE,
+                    selector         TEXT NOT NULL CHECK (selector <> ''),
+                    app_id_calls     TEXT CHECK (app_id_calls IS NULL OR app_id_calls <> ''),
+                    token_calls      TEXT CHECK (token_calls IS NULL OR token_calls <> ''),
+                    app_id_other     TEXT CHECK (app_id_other IS NULL OR app_id_other <> ''),
+                    token_other      TEXT CHECK (token_other IS NULL OR token_other <> ''),
+                    platform         TEXT CHECK (platform IS NULL OR platform IN ('ios', 'android')),
+                    created_at       REAL NOT NULL,
+                    last_seen_at     REAL NOT NULL,
+                    last_push_at     REAL,
+                    last_push_status INTEGER,
+                    last_push_result TEXT,
+                    UNIQUE (username, selector),
+                    CHECK ((app_id_calls IS NULL) = (token_calls IS NULL)),
+                    CHECK ((app_id_other IS NULL) = (token_other IS NULL)),
+                    CHECK (token_calls IS NOT NULL OR token_other IS NOT NULL)
+                )
+                """)
+            // UNIQUE(username, selector) already serves `WHERE username = ?`;
+            // this one serves the list order (`ORDER BY id`) per user without a sort.
+            try db.execute(sql: "CREATE INDEX device_tuples_username ON device_tuples(username, id)")
+            // A reported token moves from whichever row holds it.
+            try db.execute(sql: "CREATE INDEX device_tuples_token_calls ON device_tuples(token_calls)")
+            try db.execute(sql: "CREATE INDEX device_tuples_token_other ON device_tuples(token_other)")
+            // Purge of stale tuples: `WHERE last_seen_at < ?`.
+            try db.execute(sql: "CREATE INDEX device_tuples_last_seen_at ON device_tuples(last_seen_at)")
         }
         // Append new migrations here, never above.
         return migrator

@@ -126,7 +126,9 @@ public struct UserStore: Sendable {
         (1...64).contains(username.count) && username.allSatisfy { usernameCharacters.contains($0) }
     }
 
-    private static func normalizedUsername(_ username: String) throws -> String {
+    /// The stored form of a valid username (lower-cased); `invalidUsername` otherwise.
+    /// Shared with `TupleStore`, so both stores accept the same names.
+    static func normalizedUsername(_ username: String) throws -> String {
         guard isValidUsername(username) else { throw StorageError.invalidUsername(username) }
         return username.lowercased()
     }

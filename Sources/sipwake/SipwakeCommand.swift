@@ -6,6 +6,6 @@ struct SipwakeCommand: AsyncParsableCommand {
         commandName: "sipwake",
         abstract: "SIP registrar and push-paired forking proxy for mobile softphones.",
         subcommands: [
-            ServeCommand.self, ConfigCommand.self, UsersCommand.self, RegistrationsCommand.self,
+            ServeCommand.self, ConfigCommand.self, UsersCommand.self, RegistrationsCommand.self, TuplesCommand.self,
         ])
 }

@@ -5,7 +5,7 @@ import Storage
 import XCTest
 
 final class SipwakeDatabaseTests: XCTestCase {
-    func testFreshFileGetsTheV1SchemaInANewDirectory() throws {
+    func testFreshFileGetsTheV2SchemaInANewDirectory() throws {
         let path = try TestDatabase.makePath(self)
         XCTAssertFalse(FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path))
 
@@ -13,10 +13,11 @@ final class SipwakeDatabaseTests: XCTestCase {
         defer { try? database.close() }
 
         XCTAssertTrue(FileManager.default.fileExists(atPath: path))
-        XCTAssertEqual(database.schemaVersion, "v1-users-bindings")
+        XCTAssertEqual(database.schemaVersion, "v2-device-tuples")
         try database.pool.read { db in
             XCTAssertEqual(
-                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"), ["v1-users-bindings"])
+                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"),
+                ["v1-users-bindings", "v2-device-tuples"])
             XCTAssertEqual(
                 try db.columns(in: "users").map(\.name),
                 ["username", "realm", "ha1_md5", "ha1_sha256", "wakeup_hold", "created_at", "updated_at"])
@@ -33,6 +34,20 @@ final class SipwakeDatabaseTests: XCTestCase {
             XCTAssertEqual(indexes.first { $0.name == "bindings_aor" }?.columns, ["aor", "updated_at"])
             XCTAssertEqual(indexes.first { $0.name == "bindings_expires_at" }?.columns, ["expires_at"])
             XCTAssertEqual(try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'users_version'"), 0)
+            XCTAssertEqual(
+                try db.columns(in: "device_tuples").map(\.name),
+                ["id", "username", "selector", "app_id_calls", "token_calls", "app_id_other", "token_other",
+                 "platform", "created_at", "last_seen_at", "last_push_at", "last_push_status", "last_push_result"])
+            XCTAssertEqual(try db.primaryKey("device_tuples").columns, ["id"])
+            let keys = try db.foreignKeys(on: "device_tuples")
+            XCTAssertEqual(keys.map(\.destinationTable), ["users"])
+            XCTAssertEqual(keys.first?.mapping.map(\.origin), ["username"])
+            let tupleIndexes = try db.indexes(on: "device_tuples")
+            XCTAssertTrue(tupleIndexes.contains { $0.isUnique && $0.columns == ["username", "selector"] })
+            XCTAssertEqual(tupleIndexes.first { $0.name == "device_tuples_username" }?.columns, ["username", "id"])
+            XCTAssertEqual(tupleIndexes.first { $0.name == "device_tuples_token_calls" }?.columns, ["token_calls"])
+            XCTAssertEqual(tupleIndexes.first { $0.name == "device_tuples_token_other" }?.columns, ["token_other"])
+            XCTAssertEqual(tupleIndexes.first { $0.name == "device_tuples_last_seen_at" }?.columns, ["last_seen_at"])
         }
     }
 
@@ -46,9 +61,9 @@ final class SipwakeDatabaseTests: XCTestCase {
 
         let second = try SipwakeDatabase(path: path)
         defer { try? second.close() }
-        XCTAssertEqual(second.schemaVersion, "v1-users-bindings")
+        XCTAssertEqual(second.schemaVersion, "v2-device-tuples")
         try second.pool.read { db in
-            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations"), 1)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations"), 2)
             XCTAssertEqual(try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'users_version'"), 1)
         }
         XCTAssertEqual(try UserStore(database: second).list().map(\.username), ["alice"])
@@ -59,17 +74,17 @@ final class SipwakeDatabaseTests: XCTestCase {
         let path = try TestDatabase.makePath(self)
         let newer = try SipwakeDatabase(path: path)
         try newer.pool.write { db in
-            try db.execute(sql: "CREATE TABLE device_tuples (id INTEGER PRIMARY KEY)")
-            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v2-device-tuples')")
+            try db.execute(sql: "CREATE TABLE call_records (id INTEGER PRIMARY KEY)")
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v3-call-records')")
         }
         try newer.close()
 
         let older = try SipwakeDatabase(path: path)
         defer { try? older.close() }
-        XCTAssertEqual(older.schemaVersion, "v1-users-bindings", "the last migration this build knows")
+        XCTAssertEqual(older.schemaVersion, "v2-device-tuples", "the last migration this build knows")
         XCTAssertEqual(try UserStore(database: older).usersVersion(), 0)
         try older.pool.read { db in
-            XCTAssertTrue(try db.tableExists("device_tuples"), "untouched")
+            XCTAssertTrue(try db.tableExists("call_records"), "untouched")
         }
     }
 
