@@ -1,3 +1,5 @@
+#define _GNU_SOURCE 1
+#include <pthread.h>
 #include "CSofiaShim.h"
 #include <sofia-sip/sip_tag.h>
 #include <sofia-sip/sip_header.h>
@@ -74,6 +76,8 @@ int swk_sip_add_tl(msg_t *msg, sip_t *sip, tagi_t const *tags)
 { return sip_add_tl(msg, sip, TAG_NEXT(tags)); }
 
 su_log_t *swk_su_log_default(void) { return su_log_default; }
+
+int swk_set_current_thread_name(char const *name) { return pthread_setname_np(pthread_self(), name); }
 
 sip_t *swk_sip_object(msg_t *msg) { return sip_object(msg); }
 url_string_t const *swk_url_string(char const *s) { return URL_STRING_MAKE(s); }

@@ -1,4 +1,5 @@
 import CSofiaSIP
+import CSofiaShim
 import Foundation
 import Glibc
 import Synchronization
@@ -140,6 +141,8 @@ public final class SIPLoop: SerialExecutor, @unchecked Sendable {
 
     private func threadMain(ready: DispatchSemaphore, failure: borrowing Mutex<String?>) {
         loopThread = pthread_self()
+        // Name the OS thread so `top -H` and perf show the SIP loop.
+        _ = swk_set_current_thread_name(String(name.prefix(15)))
         su_init()
         guard let root = su_root_create(nil) else {
             failure.withLock { $0 = "su_root_create failed" }

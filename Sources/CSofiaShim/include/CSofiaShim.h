@@ -100,6 +100,10 @@ int swk_sip_add_tl(msg_t *msg, sip_t *sip, tagi_t const *tags);
 /* Globals declared as incomplete arrays. */
 su_log_t *swk_su_log_default(void);
 
+/* pthread_setname_np needs _GNU_SOURCE, which Swift's Glibc module does not
+   define: names the calling thread (15 bytes at most). */
+int swk_set_current_thread_name(char const *name);
+
 /* Macros. */
 sip_t *swk_sip_object(msg_t *msg);
 url_string_t const *swk_url_string(char const *s);
