@@ -94,6 +94,7 @@ struct ConfigBuilder {
         section.maxExpires = try integer(key("registrar", "max_expires")) ?? defaults.maxExpires
         section.defaultExpires = try integer(key("registrar", "default_expires")) ?? defaults.defaultExpires
         section.maxBindingsPerAOR = try integer(key("registrar", "max_bindings_per_aor")) ?? defaults.maxBindingsPerAOR
+        section.keepaliveInterval = try integer(key("registrar", "keepalive_interval")) ?? defaults.keepaliveInterval
         guard section.maxExpires >= section.minExpires else {
             throw invalid(key("registrar", "max_expires"),
                           "\(section.maxExpires) is less than min_expires (\(section.minExpires))")

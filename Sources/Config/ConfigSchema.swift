@@ -14,6 +14,7 @@ enum ConfigSchema {
         ConfigKey(section: "registrar", name: "max_expires", kind: .integer(1...604_800)),
         ConfigKey(section: "registrar", name: "default_expires", kind: .integer(1...604_800)),
         ConfigKey(section: "registrar", name: "max_bindings_per_aor", kind: .integer(1...1000)),
+        ConfigKey(section: "registrar", name: "keepalive_interval", kind: .integer(0...3600)),
 
         ConfigKey(section: "auth", name: "enabled", kind: .boolean),
         ConfigKey(section: "auth", name: "realm", kind: .string),

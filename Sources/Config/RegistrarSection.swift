@@ -8,11 +8,14 @@ public struct RegistrarSection: Sendable, Hashable {
     public var defaultExpires: Int
     /// Bindings one address-of-record may hold (1...1000).
     public var maxBindingsPerAOR: Int
+    /// Seconds between OPTIONS keep-alives to each binding (0 = none).
+    public var keepaliveInterval: Int
 
-    public init(minExpires: Int = 60, maxExpires: Int = 3600, defaultExpires: Int = 3600, maxBindingsPerAOR: Int = 10) {
+    public init(minExpires: Int = 60, maxExpires: Int = 3600, defaultExpires: Int = 3600, maxBindingsPerAOR: Int = 10, keepaliveInterval: Int = 0) {
         self.minExpires = minExpires
         self.maxExpires = maxExpires
         self.defaultExpires = defaultExpires
         self.maxBindingsPerAOR = maxBindingsPerAOR
+        self.keepaliveInterval = keepaliveInterval
     }
 }

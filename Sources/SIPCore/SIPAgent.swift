@@ -130,6 +130,16 @@ public final class SIPAgent {
         return 0
     }
 
+    /// Sends a request (see `OutgoingRequest.send`). Returns false when it
+    /// could not be sent.
+    @discardableResult
+    public func sendRequest(tags: SofiaTagList, route: String, transport: OpaquePointer?,
+                            onFinal: @escaping (Int) -> Void) -> Bool {
+        guard let agent else { return false }
+        return OutgoingRequest.send(agent: agent, loop: loop, tags: tags, route: route,
+                                    transport: transport, onFinal: onFinal)
+    }
+
     /// Larger than any UDP datagram.
     static let sofiaMinimumMaxSize = 65536
 

@@ -57,6 +57,32 @@ public final class SofiaTagList {
         return string(swk_tag_siptag_contact_str(), value)
     }
 
+    // MARK: Request headers, for requests this server sends
+
+    @discardableResult
+    public func requestLine(_ method: String, _ uri: String) -> SofiaTagList {
+        string(swk_tag_siptag_request_str(), "\(method) \(uri) SIP/2.0")
+    }
+
+    @discardableResult
+    public func from(_ value: String) -> SofiaTagList { string(swk_tag_siptag_from_str(), value) }
+
+    @discardableResult
+    public func to(_ value: String) -> SofiaTagList { string(swk_tag_siptag_to_str(), value) }
+
+    @discardableResult
+    public func callID(_ value: String) -> SofiaTagList { string(swk_tag_siptag_call_id_str(), value) }
+
+    @discardableResult
+    public func cseq(_ number: UInt32, _ method: String) -> SofiaTagList {
+        string(swk_tag_siptag_cseq_str(), "\(number) \(method)")
+    }
+
+    @discardableResult
+    public func maxForwards(_ hops: Int) -> SofiaTagList {
+        string(swk_tag_siptag_max_forwards_str(), String(hops))
+    }
+
     /// Calls `body` with the terminated list.
     public func withTags<R>(_ body: (UnsafePointer<tagi_t>) throws -> R) rethrows -> R {
         var terminated = items

@@ -11,6 +11,9 @@ struct RegistrarSettings: Sendable {
     var nonceLifetime: Int
     var trustedPeers: [TrustedPeer]
     var nonceSecret: [UInt8]
+    /// The first configured domain, for URIs this server writes itself.
+    var primaryDomain: String
+    var keepaliveInterval: Int
 
     init(config: SipwakeConfig, nonceSecret: [UInt8]) {
         domains = Set(config.sip.domains.map { $0.lowercased() })
@@ -24,6 +27,8 @@ struct RegistrarSettings: Sendable {
         nonceLifetime = config.auth.nonceLifetime
         trustedPeers = config.auth.trustedPeers
         self.nonceSecret = nonceSecret
+        primaryDomain = config.sip.domains.first ?? "localhost"
+        keepaliveInterval = config.registrar.keepaliveInterval
     }
 
     func isTrusted(_ address: String) -> Bool {

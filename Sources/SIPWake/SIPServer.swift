@@ -21,6 +21,7 @@ actor SIPServer: SIPRequestHandler {
     private let clock: @Sendable () -> Date
     private var agent: SIPAgent?
     private var registrar: RegistrarHandler?
+    private var keepalive: BindingKeepalive?
     private var housekeeping: Task<Void, Never>?
     private var userRefresh: Task<Void, Never>?
 
@@ -52,6 +53,10 @@ actor SIPServer: SIPRequestHandler {
             })
         registrar.load(bindings: bindings, users: users, usersVersion: usersVersion)
         self.registrar = registrar
+        if settings.keepaliveInterval > 0 {
+            keepalive = BindingKeepalive(intervalSeconds: settings.keepaliveInterval,
+                                         domain: settings.primaryDomain, logger: logger)
+        }
         agent = try SIPAgent(loop: loop, listeners: listeners, options: options, handler: self)
         logger.info("sip listening", metadata: [
             "listen": "\(listeners.map { "\($0.transport.rawValue):\($0.host):\($0.port)" }.joined(separator: ","))",
@@ -106,8 +111,9 @@ actor SIPServer: SIPRequestHandler {
 
     private func tick() {
         registrar?.expire()
-        guard let registrar else { return }
-        agent?.connections.sweep(inUse: { registrar.isConnectionInUse($0) })
+        guard let registrar, let agent else { return }
+        keepalive?.tick(bindings: registrar.table.allBindings(), agent: agent)
+        agent.connections.sweep(inUse: { registrar.isConnectionInUse($0) })
     }
 
     var bindingCount: Int { registrar?.table.count ?? 0 }

@@ -63,6 +63,7 @@ import Config
             max_expires = 86400
             default_expires = 1
             max_bindings_per_aor = 1000
+            keepalive_interval = 3600
 
             [auth]
             enabled = false
@@ -83,7 +84,7 @@ import Config
         #expect(config.sip.domains == ["example.com", "[2001:db8::1]"])
         #expect(config.sip.maxMessageSize == 1024)
         #expect(config.sip.publicHost == "sip.example.com")
-        #expect(config.registrar == RegistrarSection(minExpires: 1, maxExpires: 86400, defaultExpires: 1, maxBindingsPerAOR: 1000))
+        #expect(config.registrar == RegistrarSection(minExpires: 1, maxExpires: 86400, defaultExpires: 1, maxBindingsPerAOR: 1000, keepaliveInterval: 3600))
         #expect(config.auth.enabled == false)
         #expect(config.auth.algorithms == ["MD5", "SHA-256"])
         #expect(config.auth.nonceLifetime == 86400)

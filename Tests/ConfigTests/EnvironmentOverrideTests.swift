@@ -93,6 +93,7 @@ import Testing
             "SIPWAKE_TLS_CERTIFICATE": "", "SIPWAKE_TLS_KEY": "",
             "SIPWAKE_REGISTRAR_MIN_EXPIRES": "30", "SIPWAKE_REGISTRAR_MAX_EXPIRES": "7200",
             "SIPWAKE_REGISTRAR_DEFAULT_EXPIRES": "600", "SIPWAKE_REGISTRAR_MAX_BINDINGS_PER_AOR": "3",
+            "SIPWAKE_REGISTRAR_KEEPALIVE_INTERVAL": "25",
             "SIPWAKE_AUTH_ENABLED": "false", "SIPWAKE_AUTH_REALM": "", "SIPWAKE_AUTH_ALGORITHMS": "md5",
             "SIPWAKE_AUTH_NONCE_LIFETIME": "60", "SIPWAKE_AUTH_TRUSTED_PEERS": "192.168.0.0/16",
             "SIPWAKE_AUTH_SECRET": "s3cret", "SIPWAKE_DATABASE_PATH": "/data/sipwake.sqlite",
@@ -104,7 +105,7 @@ import Testing
         #expect(config.sip.domains == ["example.com", "[::1]"])
         #expect(config.sip.maxMessageSize == 2048)
         #expect(config.sip.publicHost == "2001:db8::1")
-        #expect(config.registrar == RegistrarSection(minExpires: 30, maxExpires: 7200, defaultExpires: 600, maxBindingsPerAOR: 3))
+        #expect(config.registrar == RegistrarSection(minExpires: 30, maxExpires: 7200, defaultExpires: 600, maxBindingsPerAOR: 3, keepaliveInterval: 25))
         #expect(config.auth.enabled == false)
         #expect(config.auth.effectiveRealm == "example.com")
         #expect(config.auth.algorithms == ["MD5"])

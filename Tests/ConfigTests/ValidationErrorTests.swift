@@ -22,6 +22,8 @@ import Testing
                        kind: .invalidValue, key: "sip.max_message_size", mentions: "100 is out of range (1024...1048576)", line: 2),
         ValidationCase(name: "min_expires zero", toml: "[registrar]\nmin_expires = 0",
                        kind: .invalidValue, key: "registrar.min_expires", mentions: "0 is out of range (1...86400)", line: 2),
+        ValidationCase(name: "keep-alive too rare", toml: "[registrar]\nkeepalive_interval = 3601",
+                       kind: .invalidValue, key: "registrar.keepalive_interval", mentions: "3601 is out of range (0...3600)", line: 2),
         ValidationCase(name: "too many bindings", toml: "[registrar]\nmax_bindings_per_aor = 1001",
                        kind: .invalidValue, key: "registrar.max_bindings_per_aor", mentions: "1001 is out of range (1...1000)", line: 2),
         ValidationCase(name: "nonce lifetime too short", toml: "[auth]\nnonce_lifetime = 5",

@@ -20,4 +20,67 @@ final class NATTests: IntegrationTestCase {
         let row = try XCTUnwrap(try server.registrations(user: "alice").first)
         XCTAssertEqual(row["source"] as? String, "127.0.0.1:\(socket.localPort)")
     }
+
+    /// A REGISTER from `socket` whose Via and Contact claim a private address.
+    private func natRegister(_ socket: RawSIPSocket, user: String = "alice", extra: String = "") -> String {
+        let transport = socket.isStream ? "tcp" : "udp"
+        return socket.request(method: "REGISTER",
+                              extra: "Contact: <sip:\(user)@192.168.7.7:5060;transport=\(transport)>\r\nExpires: 600\r\n" + extra)
+            .replacingOccurrences(of: "127.0.0.1:\(socket.localPort);", with: "192.168.7.7:5060;")
+            .replacingOccurrences(of: "<sip:probe@localhost>", with: "<sip:\(user)@localhost>")
+    }
+
+    /// Reads until a request line starting with `prefix` arrives (or times out).
+    private func awaitRequest(_ socket: RawSIPSocket, _ prefix: String, seconds: Int = 4) -> String? {
+        var buffered = ""
+        for _ in 0..<(seconds * 2) {
+            guard let chunk = socket.receive(timeout: 0.5) else { continue }
+            if chunk.isEmpty { return nil }
+            buffered += chunk
+            if let range = buffered.range(of: prefix) { return String(buffered[range.lowerBound...]) }
+        }
+        return nil
+    }
+
+    private let keepaliveConfig = "[auth]\ntrusted_peers = [\"127.0.0.1\"]\n[registrar]\nkeepalive_interval = 1"
+
+    func testKeepalivesGoToTheNATAddressOverUDP() async throws {
+        let server = try await startServer(config: keepaliveConfig)
+        let phone = try RawSIPSocket(udpTo: server.port)
+        phone.send(natRegister(phone))
+        XCTAssertEqual(phone.receive()?.hasPrefix("SIP/2.0 200"), true)
+        let options = try XCTUnwrap(awaitRequest(phone, "OPTIONS sip:alice@192.168.7.7:5060"),
+                                    "the keep-alive reached the real source port, not the Contact's")
+        XCTAssertTrue(options.contains("CSeq: 1 OPTIONS"), options)
+    }
+
+    func testKeepalivesReuseTheRegisteringTCPConnection() async throws {
+        let server = try await startServer(config: keepaliveConfig)
+        let phone = try RawSIPSocket(tcpTo: server.port)
+        phone.send(natRegister(phone))
+        XCTAssertEqual(phone.receive()?.hasPrefix("SIP/2.0 200"), true)
+        // 192.168.7.7 is unreachable from here: only the phone's own connection works.
+        let options = try XCTUnwrap(awaitRequest(phone, "OPTIONS sip:alice@192.168.7.7:5060"),
+                                    "the keep-alive came back over the connection the REGISTER used")
+        XCTAssertTrue(options.contains("SIP/2.0/TCP"), options)
+    }
+
+    func testKeepalivesToABindingWithAPathGoThroughThePath() async throws {
+        let server = try await startServer(config: keepaliveConfig)
+        let edge = try RawSIPSocket(udpTo: server.port)
+        let phone = try RawSIPSocket(udpTo: server.port)
+        phone.send(natRegister(phone, extra: "Path: <sip:127.0.0.1:\(edge.localPort);lr>\r\n"))
+        XCTAssertEqual(phone.receive()?.hasPrefix("SIP/2.0 200"), true)
+        let options = try XCTUnwrap(awaitRequest(edge, "OPTIONS sip:alice@192.168.7.7:5060"),
+                                    "the edge proxy on the Path got the keep-alive")
+        XCTAssertTrue(options.contains("Route: <sip:127.0.0.1:\(edge.localPort);lr>"), options)
+    }
+
+    func testNoKeepalivesWhenSwitchedOff() async throws {
+        let server = try await startServer(config: "[auth]\ntrusted_peers = [\"127.0.0.1\"]")
+        let phone = try RawSIPSocket(udpTo: server.port)
+        phone.send(natRegister(phone))
+        XCTAssertEqual(phone.receive()?.hasPrefix("SIP/2.0 200"), true)
+        XCTAssertNil(awaitRequest(phone, "OPTIONS", seconds: 3))
+    }
 }
