@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // System libraries, found with pkg-config.
@@ -62,6 +63,16 @@ let package = Package(
             name: "Config",
             dependencies: ["TOMLKit"]
         ),
+        // HTTP: the Push Token Reporter and Account Removal Reporter endpoints,
+        // the admin API (bearer token), health.
+        .target(
+            name: "API",
+            dependencies: [
+                "Storage", "Registrar",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Wiring: the SIP service, the registrar service, lifecycle.
         .target(
             name: "SIPWake",
@@ -100,6 +111,15 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
+        .testTarget(
+            name: "APITests",
+            dependencies: [
+                "API", "Storage", "Registrar",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

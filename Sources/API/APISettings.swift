@@ -1,0 +1,28 @@
+import Registrar
+
+/// What the HTTP side needs from the configuration.
+public struct APISettings: Sendable {
+    /// Realm of the stored HA1s (the SIP realm): reporter credentials are
+    /// checked against the same HA1 as SIP.
+    public var realm: String
+    /// Digest algorithms offered to reporters that answer an HTTP challenge.
+    public var algorithms: [DigestAlgorithm]
+    /// Bearer token of the admin API; nil switches the admin API off.
+    public var adminToken: String?
+    /// Largest request body accepted, in bytes.
+    public var maxBodySize: Int
+    /// Failed logins from one address allowed per minute before 429.
+    public var failedLoginsPerMinute: Int
+    /// Nonce signing secret for HTTP Digest challenges.
+    public var nonceSecret: [UInt8]
+
+    public init(realm: String, algorithms: [DigestAlgorithm] = [.sha256, .md5], adminToken: String?,
+                maxBodySize: Int = 16 * 1024, failedLoginsPerMinute: Int = 10, nonceSecret: [UInt8]) {
+        self.realm = realm
+        self.algorithms = algorithms
+        self.adminToken = adminToken
+        self.maxBodySize = maxBodySize
+        self.failedLoginsPerMinute = failedLoginsPerMinute
+        self.nonceSecret = nonceSecret
+    }
+}
