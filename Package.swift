@@ -77,7 +77,8 @@ let package = Package(
         .target(
             name: "SIPWake",
             dependencies: [
-                "SIPCore", "Registrar", "Storage", "Config",
+                "SIPCore", "Registrar", "Storage", "Config", "API",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -17,6 +17,9 @@ struct ConfigBuilder {
         config.auth = try auth(defaults.auth, domains: config.sip.domains)
         config.database = try database(defaults.database)
         config.log = try log(defaults.log)
+        config.http = try http(defaults.http)
+        config.tuples = TuplesSection(
+            staleAfterDays: try integer(key("tuples", "stale_after_days")) ?? defaults.tuples.staleAfterDays)
         return config
     }
 
@@ -160,6 +163,34 @@ struct ConfigBuilder {
         guard !path.isEmpty else { throw invalid(pathKey, "must not be empty") }
         section.path = path == ":memory:" ? path : PathResolver.resolve(path, against: directory)
         section.groupCommitMaxBatch = try integer(key("database", "group_commit_max_batch")) ?? defaults.groupCommitMaxBatch
+        return section
+    }
+
+    private func http(_ defaults: HTTPSection) throws(ConfigError) -> HTTPSection {
+        var section = defaults
+        let listenKey = key("http", "listen")
+        if let listen = string(listenKey) {
+            if listen.isEmpty {
+                section.listen = nil
+            } else {
+                guard let address = HTTPListenAddress(listen) else {
+                    throw invalid(listenKey, "'\(listen)' is not a valid HTTP address (expected HOST:PORT, IPv6 as [::1]:8080, or \"\" for none)")
+                }
+                section.listen = address
+            }
+        }
+        let tokenKey = key("http", "admin_token")
+        if let token = string(tokenKey) {
+            guard token.isEmpty || token.count >= 16 else {
+                throw invalid(tokenKey, "the admin token must be at least 16 characters (or \"\" to switch the admin API off)")
+            }
+            guard !token.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x21 || $0 > 0x7e } ?? true }) else {
+                throw invalid(tokenKey, "the admin token must be printable ASCII without spaces")
+            }
+            section.adminToken = token
+        }
+        section.maxBodySize = try integer(key("http", "max_body_size")) ?? defaults.maxBodySize
+        section.failedLoginsPerMinute = try integer(key("http", "failed_logins_per_minute")) ?? defaults.failedLoginsPerMinute
         return section
     }
 

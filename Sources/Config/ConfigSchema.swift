@@ -28,10 +28,17 @@ enum ConfigSchema {
 
         ConfigKey(section: "log", name: "level", kind: .string),
         ConfigKey(section: "log", name: "format", kind: .string),
+
+        ConfigKey(section: "http", name: "listen", kind: .string),
+        ConfigKey(section: "http", name: "admin_token", kind: .string),
+        ConfigKey(section: "http", name: "max_body_size", kind: .integer(1024...1_048_576)),
+        ConfigKey(section: "http", name: "failed_logins_per_minute", kind: .integer(1...10_000)),
+
+        ConfigKey(section: "tuples", name: "stale_after_days", kind: .integer(0...3650)),
     ]
 
     /// Section names in file order.
-    static let sections: [String] = ["sip", "tls", "registrar", "auth", "database", "log"]
+    static let sections: [String] = ["sip", "tls", "registrar", "auth", "database", "log", "http", "tuples"]
 
     static func key(section: String, name: String) -> ConfigKey? {
         keys.first { $0.section == section && $0.name == name }

@@ -14,10 +14,13 @@ public struct SipwakeConfig: Sendable, Hashable {
     public var auth: AuthSection
     public var database: DatabaseSection
     public var log: LogSection
+    public var http: HTTPSection
+    public var tuples: TuplesSection
 
     public init(
         sip: SIPSection = SIPSection(), tls: TLSSection = TLSSection(), registrar: RegistrarSection = RegistrarSection(),
-        auth: AuthSection = AuthSection(), database: DatabaseSection = DatabaseSection(), log: LogSection = LogSection()
+        auth: AuthSection = AuthSection(), database: DatabaseSection = DatabaseSection(), log: LogSection = LogSection(),
+        http: HTTPSection = HTTPSection(), tuples: TuplesSection = TuplesSection()
     ) {
         self.sip = sip
         self.tls = tls
@@ -25,6 +28,8 @@ public struct SipwakeConfig: Sendable, Hashable {
         self.auth = auth
         self.database = database
         self.log = log
+        self.http = http
+        self.tuples = tuples
     }
 
     /// Every key at its default. `database.path` is the unresolved `../var/sipwake.sqlite`

@@ -28,9 +28,9 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("cannot open database \(config.database.path): \(error)")
         }
-        let sip = SIPService(config: config, database: database, logger: logger)
+        let services = SipwakeServices.make(config: config, database: database, logger: logger)
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: sip)],
+            services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         do {

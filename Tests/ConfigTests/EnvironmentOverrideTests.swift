@@ -98,6 +98,9 @@ import Testing
             "SIPWAKE_AUTH_NONCE_LIFETIME": "60", "SIPWAKE_AUTH_TRUSTED_PEERS": "192.168.0.0/16",
             "SIPWAKE_AUTH_SECRET": "s3cret", "SIPWAKE_DATABASE_PATH": "/data/sipwake.sqlite",
             "SIPWAKE_DATABASE_GROUP_COMMIT_MAX_BATCH": "10", "SIPWAKE_LOG_LEVEL": "DEBUG", "SIPWAKE_LOG_FORMAT": "json",
+            "SIPWAKE_HTTP_LISTEN": "[::1]:9090", "SIPWAKE_HTTP_ADMIN_TOKEN": "0123456789abcdef-token",
+            "SIPWAKE_HTTP_MAX_BODY_SIZE": "4096", "SIPWAKE_HTTP_FAILED_LOGINS_PER_MINUTE": "3",
+            "SIPWAKE_TUPLES_STALE_AFTER_DAYS": "7",
         ]
         #expect(Set(samples.keys) == Set(ConfigSchema.keys.map(\.environmentVariable)))
         let config = try parse(environment: samples)
@@ -107,6 +110,9 @@ import Testing
         #expect(config.sip.publicHost == "2001:db8::1")
         #expect(config.registrar == RegistrarSection(minExpires: 30, maxExpires: 7200, defaultExpires: 600, maxBindingsPerAOR: 3, keepaliveInterval: 25))
         #expect(config.auth.enabled == false)
+        #expect(config.http == HTTPSection(listen: HTTPListenAddress(host: "::1", port: 9090), adminToken: "0123456789abcdef-token",
+                                           maxBodySize: 4096, failedLoginsPerMinute: 3))
+        #expect(config.tuples == TuplesSection(staleAfterDays: 7))
         #expect(config.auth.effectiveRealm == "example.com")
         #expect(config.auth.algorithms == ["MD5"])
         #expect(config.auth.nonceLifetime == 60)

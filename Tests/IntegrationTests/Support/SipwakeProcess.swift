@@ -37,6 +37,8 @@ final class SipwakeProcess: @unchecked Sendable {
         }
         var database = sections.removeValue(forKey: "database") ?? ""
         if !database.contains("path") { database += "\npath = \"sipwake.sqlite\"" }
+        // No HTTP server unless the test asks for one: many servers run at once.
+        if sections["http"] == nil { sections["http"] = "\nlisten = \"\"" }
         var log = sections.removeValue(forKey: "log") ?? ""
         if !log.contains("level") { log += "\nlevel = \"debug\"" }
         var text = "[sip]\(sip)\n\n[auth]\(auth)\n\n[database]\(database)\n\n[log]\(log)\n"

@@ -1,0 +1,53 @@
+import Foundation
+import Registrar
+import Storage
+import XCTest
+
+/// `sipwake serve` with its HTTP server: health, and the stale-tuple purge.
+final class HTTPServiceTests: IntegrationTestCase {
+    private func get(_ url: String) async throws -> (Int, String) {
+        let result = try SipwakeProcess.run("/usr/bin/curl", ["-s", "-o", "-", "-w", "\n%{http_code}", url])
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+    }
+
+    func testServeRunsTheHTTPServerOnTheConfiguredAddress() async throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed")
+        let httpPort = try TestPorts.free()
+        let server = try await startServer(config: "[http]\nlisten = \"127.0.0.1:\(httpPort)\"")
+        let (status, body) = try await get("http://127.0.0.1:\(httpPort)/health")
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(body.trimmingCharacters(in: .whitespacesAndNewlines), "ok")
+        XCTAssertTrue(server.log.contains("admin API is off"), server.log)
+        let exit = await server.stop()
+        XCTAssertEqual(exit, 0, "the HTTP server and the purge stop on SIGTERM too")
+    }
+
+    func testTuplesNotReportedForStaleAfterDaysArePurged() async throws {
+        let server = try SipwakeProcess(config: "[tuples]\nstale_after_days = 30")
+        try server.addUser("alice", password: "alice-secret")
+        let database = try SipwakeDatabase(path: server.directory.appendingPathComponent("sipwake.sqlite").path)
+        let store = TupleStore(database: database)
+        let now = Date()
+        _ = try store.report(username: "alice", selector: "OLD0E6E553673C54F29105A0647204C416A2A:7C3A0D14",
+                             appIDCalls: "com.acrobits.softphone.voip", tokenCalls: String(repeating: "a1", count: 32),
+                             appIDOther: nil, tokenOther: nil, platform: .ios, now: now.addingTimeInterval(-40 * 86400))
+        _ = try store.report(username: "alice", selector: "NEW0E6E553673C54F29105A0647204C416A2A:7C3A0D14",
+                             appIDCalls: "com.acrobits.softphone.voip", tokenCalls: String(repeating: "b2", count: 32),
+                             appIDOther: nil, tokenOther: nil, platform: .ios, now: now.addingTimeInterval(-2 * 86400))
+        try database.close()
+
+        try await server.start()
+        var remaining: [String] = []
+        for _ in 0..<20 {
+            let list = try server.cli(["tuples", "list", "--json"])
+            let rows = (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]) ?? []
+            remaining = rows.compactMap { $0["selector"] as? String }
+            if remaining.count == 1 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        XCTAssertEqual(remaining, ["NEW0E6E553673C54F29105A0647204C416A2A:7C3A0D14"])
+        XCTAssertTrue(server.log.contains("stale tuples purged"), server.log)
+        await server.stop()
+    }
+}
