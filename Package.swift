@@ -112,6 +112,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
+        .testTarget(name: "SIPWakeTests", dependencies: ["SIPWake", "Registrar"]),
         .testTarget(
             name: "APITests",
             dependencies: [
