@@ -15,15 +15,18 @@ struct ReporterRoutes: Sendable {
     let settings: APISettings
     let logger: Logger
     let clock: @Sendable () -> Date
-    /// Owned by this set of routes: one table of failed logins per router.
-    let limiter: FailedLoginLimiter
+    /// Holds this router's failed-login table (`FailedLoginLimiter`): one per
+    /// set of routes, no global state.
+    let authenticator: ReporterAuthenticator
 
     init(database: SipwakeDatabase, settings: APISettings, logger: Logger, clock: @escaping @Sendable () -> Date) {
         self.database = database
         self.settings = settings
         self.logger = logger
         self.clock = clock
-        self.limiter = FailedLoginLimiter(limit: settings.failedLoginsPerMinute, window: 60)
+        self.authenticator = ReporterAuthenticator(
+            users: UserStore(database: database), settings: settings,
+            limiter: FailedLoginLimiter(limit: settings.failedLoginsPerMinute, window: 60), logger: logger)
     }
 
     /// Works with any context; failed logins are counted per client address
@@ -68,8 +71,6 @@ struct ReporterRoutes: Sendable {
     private func answer(_ request: Request, kind: Kind, address: String) async throws -> Response {
         let pairs = try await ReporterPayload.pairs(of: request, maxBodySize: settings.maxBodySize)
         let fields = try kind == .report ? ReporterRequest.report(pairs) : ReporterRequest.removal(pairs)
-        let authenticator = ReporterAuthenticator(
-            users: UserStore(database: database), settings: settings, limiter: limiter, logger: logger)
         let now = clock()
         let account = try await authenticator.authenticate(
             fields, method: request.method.rawValue, uri: request.uri.description,

@@ -22,6 +22,7 @@ extension ReporterTests {
             XCTAssertEqual(String(buffer: wrong.body), String(buffer: unknown.body))
             XCTAssertEqual(try Self.json(wrong)["error"] as? String, "wrong username or password")
             XCTAssertEqual(wrong.headers[values: .wwwAuthenticate].count, 2)
+            XCTAssertFalse(String(buffer: wrong.body).contains("guess"), "the answer never repeats the password")
             XCTAssertEqual(try fixture.tuples.count(), 0)
         }
     }
@@ -155,6 +156,34 @@ extension ReporterTests {
 
             XCTAssertEqual(try fixture.tuples.list(username: "bob").map(\.selector), [Self.selector2], "bob keeps only his own device")
             XCTAssertEqual(try fixture.tuples.count(username: "alice"), 0)
+        }
+    }
+
+    func testStaleNonceGetsStaleChallengeAndIsNotAFailedLogin() async throws {
+        try await withServer(failedLoginsPerMinute: 1) { client, fixture in
+            // A genuine nonce of this server (same secret and realm), issued 400 s ago: older than its 300 s lifetime.
+            let stale = NonceIssuer(secret: Array("reporter-test-secret".utf8), lifetime: 300, realm: Self.realm)
+                .make(now: Date().addingTimeInterval(-400))
+            let uri = "/push/report?" + Self.form([("selector", Self.selector), ("pushToken", Self.fcmToken), ("pushappid", Self.appID)])
+            let authorization = Self.digestAuthorization(user: "alice", password: "alice-secret", nonce: stale,
+                                                         method: "GET", uri: uri, algorithm: .sha256)
+            let response = try await client.execute(uri: uri, method: .get, headers: [.authorization: authorization])
+            XCTAssertEqual(response.status, .unauthorized)
+            XCTAssertTrue(response.headers[values: .wwwAuthenticate].allSatisfy { $0.contains("stale=true") },
+                          "\(response.headers[values: .wwwAuthenticate])")
+            XCTAssertEqual(try fixture.tuples.count(), 0)
+
+            // Retried with the fresh nonce: accepted, and the stale try did not use up the one allowed failure.
+            let fresh = try Self.nonce(response, algorithm: .sha256)
+            let retry = try await client.execute(uri: uri, method: .get, headers: [
+                .authorization: Self.digestAuthorization(user: "alice", password: "alice-secret", nonce: fresh,
+                                                         method: "GET", uri: uri, algorithm: .sha256),
+            ])
+            XCTAssertEqual(retry.status, .ok, String(buffer: retry.body))
+            let wrong = try await Self.postForm(client, "/push/report", Self.iPhoneReport(password: "guess"))
+            XCTAssertEqual(wrong.status, .unauthorized, "one failure is allowed")
+            let limited = try await Self.postForm(client, "/push/report", Self.iPhoneReport())
+            XCTAssertEqual(limited.status, .tooManyRequests)
         }
     }
 
