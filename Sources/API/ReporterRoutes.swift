@@ -3,12 +3,147 @@ import Hummingbird
 import Logging
 import Storage
 
-/// The Push Token Reporter and Account Removal Reporter endpoints.
-struct ReporterRoutes {
+/// The Push Token Reporter (`GET|POST /push/report`) and Account Removal
+/// Reporter (`GET|POST /push/remove`) endpoints.
+///
+/// Each call goes: rate limit → read the query string and body (415, 413,
+/// 400) → check the fields (400) → authenticate (401, 403, 429) → one
+/// `TupleStore` transaction for the authenticated account. Nothing is
+/// written unless every step before passed. See docs/reporter.md.
+struct ReporterRoutes: Sendable {
     let database: SipwakeDatabase
     let settings: APISettings
     let logger: Logger
     let clock: @Sendable () -> Date
+    /// Holds this router's failed-login table (`FailedLoginLimiter`): one per
+    /// set of routes, no global state.
+    let authenticator: ReporterAuthenticator
 
-    func register(on router: Router<BasicRequestContext>) {}
+    init(database: SipwakeDatabase, settings: APISettings, logger: Logger, clock: @escaping @Sendable () -> Date) {
+        self.database = database
+        self.settings = settings
+        self.logger = logger
+        self.clock = clock
+        self.authenticator = ReporterAuthenticator(
+            users: UserStore(database: database), settings: settings,
+            limiter: FailedLoginLimiter(limit: settings.failedLoginsPerMinute, window: 60), logger: logger)
+    }
+
+    /// Works with any context; failed logins are counted per client address
+    /// only when the context knows it (`RemoteAddressRequestContext`, e.g.
+    /// `APIRequestContext`). Without it, every client shares one count.
+    func register<Context: RequestContext>(on router: Router<Context>) {
+        let report: @Sendable (Request, Context) async throws -> Response = { request, context in
+            await handle(request, context, kind: .report)
+        }
+        let remove: @Sendable (Request, Context) async throws -> Response = { request, context in
+            await handle(request, context, kind: .remove)
+        }
+        router.get("/push/report", use: report)
+        router.post("/push/report", use: report)
+        router.get("/push/remove", use: remove)
+        router.post("/push/remove", use: remove)
+    }
+
+    private enum Kind: String {
+        case report
+        case remove
+    }
+
+    private func handle<Context: RequestContext>(_ request: Request, _ context: Context, kind: Kind) async -> Response {
+        let address = Self.address(of: context)
+        do {
+            return try await answer(request, kind: kind, address: address)
+        } catch let error as APIError {
+            logger.debug("reporter call refused", metadata: [
+                "endpoint": "\(kind.rawValue)", "status": "\(error.status.code)",
+                "field": "\(error.field ?? "-")", "address": "\(address)",
+            ])
+            return error.response()
+        } catch {
+            logger.error("reporter call failed", metadata: [
+                "endpoint": "\(kind.rawValue)", "error": "\(error)", "address": "\(address)",
+            ])
+            return APIError(.internalServerError, "internal error").response()
+        }
+    }
+
+    private func answer(_ request: Request, kind: Kind, address: String) async throws -> Response {
+        let pairs = try await ReporterPayload.pairs(of: request, maxBodySize: settings.maxBodySize)
+        let fields = try kind == .report ? ReporterRequest.report(pairs) : ReporterRequest.removal(pairs)
+        let now = clock()
+        let account = try await authenticator.authenticate(
+            fields, method: request.method.rawValue, uri: request.uri.description,
+            authorization: request.headers[.authorization], address: address, now: now)
+        let tuples = TupleStore(database: database)
+        switch kind {
+        case .report:
+            let written: (tuple: DeviceTuple, created: Bool)
+            do {
+                written = try tuples.report(
+                    username: account, selector: fields.selector,
+                    appIDCalls: fields.appIDCalls, tokenCalls: fields.tokenCalls,
+                    appIDOther: fields.appIDOther, tokenOther: fields.tokenOther,
+                    platform: fields.platform, now: now)
+            } catch let error as StorageError {
+                throw Self.apiError(error)
+            }
+            logger.debug("push token reported", metadata: [
+                "user": "\(account)", "tuple": "\(written.tuple.id)", "created": "\(written.created)",
+                "token_calls": "\(Self.redacted(written.tuple.tokenCalls))",
+                "token_other": "\(Self.redacted(written.tuple.tokenOther))",
+            ])
+            return try Self.json(.reported(written.tuple, created: written.created))
+        case .remove:
+            let removed: Bool
+            do {
+                removed = try tuples.remove(username: account, selector: fields.selector)
+            } catch let error as StorageError {
+                throw Self.apiError(error)
+            }
+            logger.debug("account removal reported", metadata: ["user": "\(account)", "removed": "\(removed)"])
+            return try Self.json(.removal(removed: removed))
+        }
+    }
+
+    /// The store validates again; its refusals name its own fields, mapped
+    /// back to the wire names.
+    private static func apiError(_ error: StorageError) -> APIError {
+        switch error {
+        case .invalidField(let name, let reason):
+            let wire = ["selector": "selector", "appIDCalls": "pushappid_incoming_call",
+                        "tokenCalls": "pushTokenIncomingCall", "appIDOther": "pushappid_other",
+                        "tokenOther": "pushTokenOther"][name] ?? name
+            return APIError(.badRequest, "invalid \(wire): \(reason)", field: wire)
+        case .invalidUsername:
+            return APIError(.badRequest, "username is not a valid SIP user name", field: "username")
+        case .userNotFound:
+            // The account was authenticated a moment ago and removed since.
+            return APIError(.unauthorized, "wrong username or password")
+        default:
+            return APIError(.internalServerError, "internal error")
+        }
+    }
+
+    private static func json(_ result: ReporterResult) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(result)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The client's IP address, the key of the failed-login count.
+    private static func address<Context: RequestContext>(of context: Context) -> String {
+        guard let remote = (context as? any RemoteAddressRequestContext)?.remoteAddress else { return "unknown" }
+        return remote.ipAddress ?? remote.description
+    }
+
+    /// First 8 characters of a token: enough to tell tokens apart in a log,
+    /// not enough to push to the phone.
+    private static func redacted(_ token: String?) -> String {
+        guard let token else { return "-" }
+        return token.count <= 8 ? "…" : String(token.prefix(8)) + "…"
+    }
 }
