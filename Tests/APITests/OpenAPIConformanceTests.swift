@@ -130,6 +130,82 @@ final class OpenAPIConformanceTests: XCTestCase {
         }
     }
 
+    /// Error answers are documented too: each probe gets the status it names,
+    /// the spec lists that status for the operation, and the body is an Error.
+    func testErrorAnswersAreDocumented() async throws {
+        let data = try Self.specData()
+        try await AdminTests.withApp(maxBodySize: 4096) { client, database in
+            let spec = try Self.parse(data)
+            let operations = try Self.operations(spec)
+            try AdminTests.addUser("alice", to: database)
+            let id = try await AdminTests.create(client, AdminTests.tupleBody())
+            let other = try await AdminTests.create(client, AdminTests.tupleBody(
+                selector: "second-device", calls: (AdminTests.androidAppID, AdminTests.fcmToken), other: nil))
+            var oversize = AdminTests.tupleBody()
+            oversize["padding"] = String(repeating: "x", count: 5000)
+            let json = AdminTests.headers(json: true)
+            var text = AdminTests.headers()
+            text[.contentType] = "text/plain"
+            let invalid = ByteBuffer(string: "{\"username\": ")
+            let probes: [(route: String, uri: String, headers: HTTPFields, body: ByteBuffer?, status: Int)] = [
+                ("GET /admin/v1/tuples", "/admin/v1/tuples?limit=abc", json, nil, 400),
+                ("POST /admin/v1/tuples", "/admin/v1/tuples", json, invalid, 400),
+                ("POST /admin/v1/tuples", "/admin/v1/tuples", json,
+                 try AdminTests.body(AdminTests.tupleBody(username: "nobody")), 400),
+                ("POST /admin/v1/tuples", "/admin/v1/tuples", json, try AdminTests.body(AdminTests.tupleBody()), 409),
+                ("POST /admin/v1/tuples", "/admin/v1/tuples", text, try AdminTests.body(AdminTests.tupleBody()), 415),
+                ("POST /admin/v1/tuples", "/admin/v1/tuples", json, try AdminTests.body(oversize), 413),
+                ("DELETE /admin/v1/tuples", "/admin/v1/tuples", json, nil, 400),
+                ("POST /admin/v1/tuples/batch-delete", "/admin/v1/tuples/batch-delete", json,
+                 try AdminTests.body(["ids": []]), 400),
+                ("POST /admin/v1/tuples/batch-delete", "/admin/v1/tuples/batch-delete", text,
+                 try AdminTests.body(["ids": [id]]), 415),
+                ("POST /admin/v1/tuples/batch-delete", "/admin/v1/tuples/batch-delete", json,
+                 try AdminTests.body(["ids": Array(repeating: 9_000_000_000_000_000, count: 1000)]), 413),
+                ("GET /admin/v1/tuples/{id}", "/admin/v1/tuples/987654", json, nil, 404),
+                ("GET /admin/v1/tuples/{id}", "/admin/v1/tuples/abc", json, nil, 400),
+                ("PUT /admin/v1/tuples/{id}", "/admin/v1/tuples/987654", json, try AdminTests.body(AdminTests.tupleBody()), 404),
+                ("PUT /admin/v1/tuples/{id}", "/admin/v1/tuples/\(other)", json, try AdminTests.body(AdminTests.tupleBody()), 409),
+                ("PUT /admin/v1/tuples/{id}", "/admin/v1/tuples/\(other)", json,
+                 try AdminTests.body(AdminTests.tupleBody(calls: nil, other: nil)), 400),
+                ("PUT /admin/v1/tuples/{id}", "/admin/v1/tuples/\(other)", text, try AdminTests.body(AdminTests.tupleBody()), 415),
+                ("PUT /admin/v1/tuples/{id}", "/admin/v1/tuples/\(other)", json, try AdminTests.body(oversize), 413),
+                ("DELETE /admin/v1/tuples/{id}", "/admin/v1/tuples/987654", json, nil, 404),
+                ("DELETE /admin/v1/tuples/{id}", "/admin/v1/tuples/-1", json, nil, 400),
+            ]
+            for probe in probes {
+                let responses = try XCTUnwrap(operations[probe.route]?["responses"] as? [String: Any], probe.route)
+                let method = HTTPRequest.Method(rawValue: String(probe.route.prefix { $0 != " " }))!
+                try await client.execute(uri: probe.uri, method: method, headers: probe.headers, body: probe.body) { response in
+                    let label = "\(probe.route) \(probe.uri) → \(response.status.code)"
+                    XCTAssertEqual(Int(response.status.code), probe.status, "\(label): \(String(buffer: response.body))")
+                    XCTAssertNotNil(responses[String(response.status.code)], "\(label) is not documented")
+                    try Self.checkRequired(spec, responses[String(response.status.code)], response, route: label)
+                }
+            }
+            XCTAssertEqual(try TupleStore(database: database).count(), 2, "no probe wrote anything")
+        }
+    }
+
+    /// With no admin token configured, every admin operation answers the documented 404.
+    func testDisabledAdminAPIAnswersDocumented404() async throws {
+        let data = try Self.specData()
+        try await AdminTests.withApp(token: nil) { client, _ in
+            let spec = try Self.parse(data)
+            for (route, operation) in try Self.operations(spec) where route.contains(" /admin/") {
+                let responses = try XCTUnwrap(operation["responses"] as? [String: Any], route)
+                let method = HTTPRequest.Method(rawValue: String(route.prefix { $0 != " " }))!
+                let uri = route.drop { $0 != " " }.dropFirst().replacingOccurrences(of: "{id}", with: "1")
+                try await client.execute(uri: uri, method: method, headers: AdminTests.headers(json: true),
+                                         body: method == .get || method == .delete ? nil : ByteBuffer(string: "{}")) { response in
+                    XCTAssertEqual(response.status, .notFound, route)
+                    XCTAssertNotNil(responses["404"], "\(route) does not document 404")
+                    try Self.checkRequired(spec, responses["404"], response, route: route)
+                }
+            }
+        }
+    }
+
     /// The request that exercises `route` successfully: real ids, required
     /// query parameters, a valid body.
     static func request(for route: String, id: Int, serial: Int) -> (uri: String, body: [String: Any]?)? {
