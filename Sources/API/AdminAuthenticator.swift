@@ -6,7 +6,7 @@ import Logging
 /// API is off by default), 401 with a Bearer challenge unless the request
 /// carries `Authorization: Bearer <token>`, compared in constant time.
 struct AdminAuthenticator<Context: RequestContext>: RouterMiddleware {
-    /// nil switches the admin API off.
+    /// nil (or empty) switches the admin API off.
     let token: String?
     let logger: Logger
 
@@ -16,7 +16,7 @@ struct AdminAuthenticator<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context,
                 next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let token else {
+        guard let token, !token.isEmpty else {
             throw AdminError.notFound("admin API disabled")
         }
         guard let presented = Self.bearer(request.headers[.authorization]) else {

@@ -18,11 +18,11 @@ enum AdminJSON {
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    /// `2026-11-22T01:06:13Z`: a Sendable value, so one is shared.
+    private static let iso8601 = Date.ISO8601FormatStyle(timeZone: .gmt)
+
     static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        date.formatted(iso8601)
     }
 
     /// A tuple: every field, nulls explicit.

@@ -43,8 +43,10 @@ final class AdminAPITests: XCTestCase {
     }
 
     func testAdminAPIWithoutConfiguredTokenAnswers404Disabled() async throws {
-        try await AdminTests.withApp(token: nil) { client, _ in
-            for headers in [AdminTests.headers(token: nil), AdminTests.headers(token: "anything")] {
+        for configured in [nil, ""] as [String?] {
+          try await AdminTests.withApp(token: configured) { client, _ in
+            for headers in [AdminTests.headers(token: nil), AdminTests.headers(token: "anything"),
+                            [.authorization: "Bearer "]] {
                 try await client.execute(uri: "/admin/v1/tuples", method: .get, headers: headers) { response in
                     try AdminTests.assertError(response, .notFound)
                     XCTAssertEqual(try AdminTests.object(response)["error"] as? String, "admin API disabled")
@@ -52,6 +54,7 @@ final class AdminAPITests: XCTestCase {
                 }
             }
             try await client.execute(uri: "/health", method: .get) { XCTAssertEqual($0.status, .ok) }
+          }
         }
     }
 
