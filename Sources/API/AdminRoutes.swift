@@ -1,14 +1,182 @@
 import Foundation
 import Hummingbird
 import Logging
+import Registrar
 import Storage
 
-/// The admin API: tuples and registrations, behind a bearer token.
+/// The admin API under `/admin/v1`: device tuples and registrations, JSON in
+/// and out, behind a bearer token (`AdminAuthenticator`). The contract is
+/// docs/openapi.json.
+///
+/// Every body is decoded and validated before `TupleStore` is called, and the
+/// store validates again before its transaction, so a refused request writes
+/// nothing. `StorageError`s map to 400 (invalid field, unknown user), 404
+/// (unknown tuple) and 409 (duplicate username + selector).
 struct AdminRoutes {
     let database: SipwakeDatabase
     let settings: APISettings
     let logger: Logger
     let clock: @Sendable () -> Date
 
-    func register(on router: Router<BasicRequestContext>) {}
+    static let prefix = "/admin/v1"
+    static let defaultLimit = 100
+    static let maxLimit = 1000
+
+    func register(on router: Router<BasicRequestContext>) {
+        let group = router.group(RouterPath(Self.prefix))
+            .add(middleware: AdminAuthenticator<BasicRequestContext>(token: settings.adminToken, logger: logger))
+        let tuples = TupleStore(database: database)
+        let bindings = BindingStore(database: database)
+        let reader = AdminBodyReader(maxBodySize: settings.maxBodySize)
+        let logger = self.logger
+        let clock = self.clock
+
+        group.get("tuples") { request, _ in
+            try Self.guarded(logger) {
+                let user = request.uri.queryParameters.get("user")
+                let limit = try Self.integer(request, "limit", default: Self.defaultLimit, range: 0...Self.maxLimit)
+                let offset = try Self.integer(request, "offset", default: 0, range: 0...Int.max)
+                let items = try tuples.list(username: user, limit: limit, offset: offset)
+                let total = try tuples.count(username: user)
+                return AdminJSON.response(.ok, [
+                    "items": items.map(AdminJSON.tuple), "total": total, "limit": limit, "offset": offset,
+                ])
+            }
+        }
+
+        group.get("tuples/{id}") { _, context in
+            try Self.guarded(logger) {
+                let id = try Self.tupleID(context)
+                guard let tuple = try tuples.get(id: id) else { throw Self.noTuple(id) }
+                return AdminJSON.response(.ok, AdminJSON.tuple(tuple))
+            }
+        }
+
+        group.post("tuples") { request, _ in
+            let body = try AdminJSON.decode(AdminTupleBody.self, from: try await reader.read(request))
+            return try Self.guarded(logger) {
+                let fields = try body.validated()
+                let tuple = try tuples.create(
+                    username: fields.username, selector: fields.selector,
+                    appIDCalls: body.appIDCalls, tokenCalls: body.tokenCalls,
+                    appIDOther: body.appIDOther, tokenOther: body.tokenOther,
+                    platform: fields.platform, now: clock())
+                logger.info("admin created tuple", metadata: ["id": "\(tuple.id)", "username": "\(tuple.username)"])
+                return AdminJSON.response(.created, AdminJSON.tuple(tuple),
+                                          headers: [.location: "\(Self.prefix)/tuples/\(tuple.id)"])
+            }
+        }
+
+        group.put("tuples/{id}") { request, context in
+            let id = try Self.tupleID(context)
+            let body = try AdminJSON.decode(AdminTupleBody.self, from: try await reader.read(request))
+            return try Self.guarded(logger) {
+                let fields = try body.validated()
+                let tuple = try tuples.update(
+                    id: id, username: fields.username, selector: fields.selector,
+                    appIDCalls: body.appIDCalls, tokenCalls: body.tokenCalls,
+                    appIDOther: body.appIDOther, tokenOther: body.tokenOther,
+                    platform: fields.platform)
+                logger.info("admin updated tuple", metadata: ["id": "\(tuple.id)", "username": "\(tuple.username)"])
+                return AdminJSON.response(.ok, AdminJSON.tuple(tuple))
+            }
+        }
+
+        group.delete("tuples/{id}") { _, context in
+            try Self.guarded(logger) {
+                let id = try Self.tupleID(context)
+                guard try tuples.delete(id: id) else { throw Self.noTuple(id) }
+                logger.info("admin deleted tuple", metadata: ["id": "\(id)"])
+                return Response(status: .noContent)
+            }
+        }
+
+        group.post("tuples/batch-delete") { request, _ in
+            let body = try AdminJSON.decode(AdminBatchDeleteBody.self, from: try await reader.read(request))
+            return try Self.guarded(logger) {
+                let deleted = try tuples.delete(ids: try body.validated())
+                logger.info("admin batch-deleted tuples", metadata: ["requested": "\(body.ids.count)", "deleted": "\(deleted)"])
+                return AdminJSON.response(.ok, ["deleted": deleted])
+            }
+        }
+
+        group.delete("tuples") { request, _ in
+            try Self.guarded(logger, usernameField: "user") {
+                guard let user = request.uri.queryParameters.get("user") else {
+                    throw AdminError.badRequest("the user query parameter is required", field: "user")
+                }
+                let deleted = try tuples.deleteAll(username: user)
+                logger.info("admin deleted user's tuples", metadata: ["username": "\(user)", "deleted": "\(deleted)"])
+                return AdminJSON.response(.ok, ["deleted": deleted])
+            }
+        }
+
+        group.get("registrations") { request, _ in
+            try Self.guarded(logger) {
+                let now = clock()
+                let user = request.uri.queryParameters.get("user")
+                let items = try bindings.list(aor: user?.lowercased())
+                    .filter { $0.expiresAt > now }
+                    .map { AdminJSON.registration($0, now: now) }
+                return AdminJSON.response(.ok, ["items": items])
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Runs a handler body, turning `StorageError`s into admin errors and
+    /// anything unexpected into a logged 500 that reveals nothing.
+    static func guarded(_ logger: Logger, usernameField: String = "username",
+                        _ body: () throws -> Response) throws -> Response {
+        do {
+            return try body()
+        } catch let error as AdminError {
+            throw error
+        } catch let error as StorageError {
+            throw refusal(error, usernameField: usernameField, logger: logger)
+        } catch {
+            logger.error("admin request failed", metadata: ["error": "\(error)"])
+            throw AdminError(.internalServerError, "internal error")
+        }
+    }
+
+    static func refusal(_ error: StorageError, usernameField: String, logger: Logger) -> AdminError {
+        switch error {
+        case .invalidUsername, .userNotFound:
+            return .badRequest(error.description, field: usernameField)
+        case .invalidField(let name, let reason):
+            let field = AdminTupleBody.jsonName(of: name)
+            return .badRequest("invalid \(field): \(reason)", field: field)
+        case .tupleExists:
+            return AdminError(.conflict, error.description, field: "selector")
+        case .tupleNotFound(let id):
+            return noTuple(id)
+        default:
+            logger.error("admin storage failure", metadata: ["error": "\(error)"])
+            return AdminError(.internalServerError, "internal error")
+        }
+    }
+
+    static func noTuple(_ id: Int64) -> AdminError {
+        .notFound("no device tuple with id \(id)", field: "id")
+    }
+
+    static func tupleID(_ context: BasicRequestContext) throws -> Int64 {
+        guard let text = context.parameters.get("id"), let id = Int64(text), id > 0 else {
+            throw AdminError.badRequest("the tuple id must be a positive integer", field: "id")
+        }
+        return id
+    }
+
+    /// An integer query parameter, `default` when absent; 400 naming it when
+    /// it is not an integer in `range`.
+    static func integer(_ request: Request, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let text = request.uri.queryParameters.get(name) else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            let upper = range.upperBound == Int.max ? "" : " to \(range.upperBound)"
+            throw AdminError.badRequest("\(name) must be an integer from \(range.lowerBound)\(upper)", field: name)
+        }
+        return number
+    }
 }

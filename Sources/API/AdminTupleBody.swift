@@ -1,0 +1,53 @@
+import Storage
+
+/// The body of `POST /admin/v1/tuples` and `PUT /admin/v1/tuples/{id}`.
+/// Every field is optional here so that a missing one is refused by name by
+/// `validated()`, before `TupleStore` is called.
+struct AdminTupleBody: Decodable, Sendable {
+    var username: String?
+    var selector: String?
+    var appIDCalls: String?
+    var tokenCalls: String?
+    var appIDOther: String?
+    var tokenOther: String?
+    var platform: String?
+
+    enum CodingKeys: String, CodingKey {
+        case username, selector, platform
+        case appIDCalls = "app_id_calls"
+        case tokenCalls = "token_calls"
+        case appIDOther = "app_id_other"
+        case tokenOther = "token_other"
+    }
+
+    /// The fields the store needs; `TupleStore` checks lengths, characters and pairs.
+    struct Fields: Sendable {
+        let username: String
+        let selector: String
+        let platform: DevicePlatform?
+    }
+
+    func validated() throws -> Fields {
+        guard let username else { throw AdminError.badRequest("missing username", field: "username") }
+        guard let selector else { throw AdminError.badRequest("missing selector", field: "selector") }
+        var known: DevicePlatform?
+        if let platform {
+            guard let value = DevicePlatform(rawValue: platform) else {
+                throw AdminError.badRequest("invalid platform: use ios, android or null", field: "platform")
+            }
+            known = value
+        }
+        return Fields(username: username, selector: selector, platform: known)
+    }
+
+    /// The JSON name of a `StorageError.invalidField` name.
+    static func jsonName(of storageField: String) -> String {
+        switch storageField {
+        case "appIDCalls": return CodingKeys.appIDCalls.rawValue
+        case "tokenCalls": return CodingKeys.tokenCalls.rawValue
+        case "appIDOther": return CodingKeys.appIDOther.rawValue
+        case "tokenOther": return CodingKeys.tokenOther.rawValue
+        default: return storageField
+        }
+    }
+}

@@ -1,0 +1,277 @@
+import API
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Registrar
+import Storage
+import XCTest
+
+/// docs/openapi.json against the live app: every admin operation the spec
+/// documents is called over HTTP, answers a status the spec lists for it, and
+/// its 2xx body holds every property the spec marks required; every route the
+/// app serves is in the spec.
+final class OpenAPIConformanceTests: XCTestCase {
+    /// The routes the app registers (APIRouter, AdminRoutes, ReporterRoutes).
+    /// A route added to the app goes here and into docs/openapi.json.
+    static let servedRoutes: Set<String> = [
+        "GET /health",
+        "GET /admin/v1/tuples", "POST /admin/v1/tuples", "DELETE /admin/v1/tuples",
+        "POST /admin/v1/tuples/batch-delete",
+        "GET /admin/v1/tuples/{id}", "PUT /admin/v1/tuples/{id}", "DELETE /admin/v1/tuples/{id}",
+        "GET /admin/v1/registrations",
+        "GET /push/report", "POST /push/report", "GET /push/remove", "POST /push/remove",
+    ]
+
+    static let methods = ["get", "put", "post", "delete", "patch", "head", "options"]
+
+    /// docs/openapi.json, found from this file's path. `Data` is Sendable,
+    /// so a live test passes it into its client closure and parses it there.
+    static func specData() throws -> Data {
+        let url = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/openapi.json")
+        return try Data(contentsOf: url)
+    }
+
+    static func parse(_ data: Data) throws -> [String: Any] {
+        let spec = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any], "not a JSON object")
+        XCTAssertEqual(spec["openapi"] as? String, "3.0.3")
+        return spec
+    }
+
+    func loadSpec() throws -> [String: Any] {
+        try Self.parse(try Self.specData())
+    }
+
+    /// "METHOD /path" → operation object, for every operation in the spec.
+    static func operations(_ spec: [String: Any]) throws -> [String: [String: Any]] {
+        let paths = try XCTUnwrap(spec["paths"] as? [String: [String: Any]])
+        var result: [String: [String: Any]] = [:]
+        for (path, item) in paths {
+            for method in Self.methods {
+                if let operation = item[method] as? [String: Any] {
+                    result["\(method.uppercased()) \(path)"] = operation
+                }
+            }
+        }
+        return result
+    }
+
+    func testEveryServedRouteIsDocumentedAndNothingElseUnderAdmin() throws {
+        let documented = Set(try Self.operations(try loadSpec()).keys)
+        for route in Self.servedRoutes.sorted() {
+            XCTAssertTrue(documented.contains(route), "\(route) is served but missing from docs/openapi.json")
+        }
+        for route in documented.sorted() where route.contains(" /admin/") {
+            XCTAssertTrue(Self.servedRoutes.contains(route), "\(route) is documented but not served")
+        }
+    }
+
+    func testSpecDeclaresBearerAuthOnEveryAdminOperation() throws {
+        let spec = try loadSpec()
+        let schemes = (spec["components"] as? [String: Any])?["securitySchemes"] as? [String: [String: Any]]
+        XCTAssertEqual(schemes?["bearerAuth"]?["scheme"] as? String, "bearer")
+        for (route, operation) in try Self.operations(spec) where route.contains(" /admin/") {
+            let security = operation["security"] as? [[String: Any]]
+            XCTAssertEqual(security?.first?.keys.first, "bearerAuth", route)
+            let responses = operation["responses"] as? [String: Any]
+            XCTAssertNotNil(responses?["401"], "\(route) documents no 401")
+            XCTAssertNotNil(responses?["404"], "\(route) documents no 404 (admin API disabled)")
+        }
+    }
+
+    func testLiveAppAnswersWhatTheSpecDocuments() async throws {
+        let data = try Self.specData()
+        try await AdminTests.withApp { client, database in
+            let spec = try Self.parse(data)
+            let operations = try Self.operations(spec)
+            let adminRoutes = operations.keys.filter { $0.contains(" /admin/") }.sorted()
+            XCTAssertFalse(adminRoutes.isEmpty)
+            try AdminTests.addUser("alice", to: database)
+            let now = Date()
+            try BindingStore(database: database).apply([.added(Binding(
+                aor: "alice", contact: "sip:alice@203.0.113.7:50123", callID: "conformance-1", cseq: 1,
+                expiresAt: now.addingTimeInterval(600),
+                source: BindingSource(transport: .udp, host: "203.0.113.7", port: 50_123),
+                registeredAt: now, updatedAt: now))])
+            var serial = 0
+            for route in adminRoutes {
+                serial += 1
+                // Data for this call: a tuple of its own, so the order of calls does not matter.
+                let id = try await AdminTests.create(client, AdminTests.tupleBody(
+                    selector: "conformance-\(serial)", calls: (AdminTests.iosAppID, "\(AdminTests.apnsToken)\(serial)"),
+                    other: nil))
+                guard let request = Self.request(for: route, id: id, serial: serial) else {
+                    XCTFail("\(route) is in the spec but this test has no request for it")
+                    continue
+                }
+                let operation = try XCTUnwrap(operations[route])
+                let responses = try XCTUnwrap(operation["responses"] as? [String: Any], route)
+                let method = HTTPRequest.Method(rawValue: String(route.prefix { $0 != " " }))!
+                try await client.execute(uri: request.uri, method: method,
+                                         headers: AdminTests.headers(json: request.body != nil),
+                                         body: try request.body.map(AdminTests.body)) { response in
+                    let status = String(response.status.code)
+                    XCTAssertNotNil(responses[status], "\(route) answered \(status), which the spec does not document")
+                    XCTAssertTrue((200..<300).contains(response.status.code), "\(route): \(String(buffer: response.body))")
+                    try Self.checkRequired(spec, responses[status], response, route: route)
+                }
+                // Without a token: a documented 401 with an Error body.
+                try await client.execute(uri: request.uri, method: method, headers: AdminTests.headers(token: nil)) { response in
+                    XCTAssertEqual(response.status, .unauthorized, route)
+                    XCTAssertNotNil(responses["401"], route)
+                    try Self.checkRequired(spec, responses["401"], response, route: route)
+                }
+            }
+            try await client.execute(uri: "/health", method: .get) { response in
+                let responses = operations["GET /health"]?["responses"] as? [String: Any]
+                XCTAssertNotNil(responses?[String(response.status.code)])
+            }
+        }
+    }
+
+    /// Error answers are documented too: each probe gets the status it names,
+    /// the spec lists that status for the operation, and the body is an Error.
+    func testErrorAnswersAreDocumented() async throws {
+        let data = try Self.specData()
+        try await AdminTests.withApp(maxBodySize: 4096) { client, database in
+            let spec = try Self.parse(data)
+            let operations = try Self.operations(spec)
+            try AdminTests.addUser("alice", to: database)
+            let id = try await AdminTests.create(client, AdminTests.tupleBody())
+            let other = try await AdminTests.create(client, AdminTests.tupleBody(
+                selector: "second-device", calls: (AdminTests.androidAppID, AdminTests.fcmToken), other: nil))
+            var oversize = AdminTests.tupleBody()
+            oversize["padding"] = String(repeating: "x", count: 5000)
+            let json = AdminTests.headers(json: true)
+            var text = AdminTests.headers()
+            text[.contentType] = "text/plain"
+            let invalid = ByteBuffer(string: "{\"username\": ")
+            let probes: [(route: String, uri: String, headers: HTTPFields, body: ByteBuffer?, status: Int)] = [
+                ("GET /admin/v1/tuples", "/admin/v1/tuples?limit=abc", json, nil, 400),
+                ("POST /admin/v1/tuples", "/admin/v1/tuples", json, invalid, 400),
+                ("POST /admin/v1/tuples", "/admin/v1/tuples", json,
+                 try AdminTests.body(AdminTests.tupleBody(username: "nobody")), 400),
+                ("POST /admin/v1/tuples", "/admin/v1/tuples", json, try AdminTests.body(AdminTests.tupleBody()), 409),
+                ("POST /admin/v1/tuples", "/admin/v1/tuples", text, try AdminTests.body(AdminTests.tupleBody()), 415),
+                ("POST /admin/v1/tuples", "/admin/v1/tuples", json, try AdminTests.body(oversize), 413),
+                ("DELETE /admin/v1/tuples", "/admin/v1/tuples", json, nil, 400),
+                ("POST /admin/v1/tuples/batch-delete", "/admin/v1/tuples/batch-delete", json,
+                 try AdminTests.body(["ids": []]), 400),
+                ("POST /admin/v1/tuples/batch-delete", "/admin/v1/tuples/batch-delete", text,
+                 try AdminTests.body(["ids": [id]]), 415),
+                ("POST /admin/v1/tuples/batch-delete", "/admin/v1/tuples/batch-delete", json,
+                 try AdminTests.body(["ids": Array(repeating: 9_000_000_000_000_000, count: 1000)]), 413),
+                ("GET /admin/v1/tuples/{id}", "/admin/v1/tuples/987654", json, nil, 404),
+                ("GET /admin/v1/tuples/{id}", "/admin/v1/tuples/abc", json, nil, 400),
+                ("PUT /admin/v1/tuples/{id}", "/admin/v1/tuples/987654", json, try AdminTests.body(AdminTests.tupleBody()), 404),
+                ("PUT /admin/v1/tuples/{id}", "/admin/v1/tuples/\(other)", json, try AdminTests.body(AdminTests.tupleBody()), 409),
+                ("PUT /admin/v1/tuples/{id}", "/admin/v1/tuples/\(other)", json,
+                 try AdminTests.body(AdminTests.tupleBody(calls: nil, other: nil)), 400),
+                ("PUT /admin/v1/tuples/{id}", "/admin/v1/tuples/\(other)", text, try AdminTests.body(AdminTests.tupleBody()), 415),
+                ("PUT /admin/v1/tuples/{id}", "/admin/v1/tuples/\(other)", json, try AdminTests.body(oversize), 413),
+                ("DELETE /admin/v1/tuples/{id}", "/admin/v1/tuples/987654", json, nil, 404),
+                ("DELETE /admin/v1/tuples/{id}", "/admin/v1/tuples/-1", json, nil, 400),
+            ]
+            for probe in probes {
+                let responses = try XCTUnwrap(operations[probe.route]?["responses"] as? [String: Any], probe.route)
+                let method = HTTPRequest.Method(rawValue: String(probe.route.prefix { $0 != " " }))!
+                try await client.execute(uri: probe.uri, method: method, headers: probe.headers, body: probe.body) { response in
+                    let label = "\(probe.route) \(probe.uri) → \(response.status.code)"
+                    XCTAssertEqual(Int(response.status.code), probe.status, "\(label): \(String(buffer: response.body))")
+                    XCTAssertNotNil(responses[String(response.status.code)], "\(label) is not documented")
+                    try Self.checkRequired(spec, responses[String(response.status.code)], response, route: label)
+                }
+            }
+            XCTAssertEqual(try TupleStore(database: database).count(), 2, "no probe wrote anything")
+        }
+    }
+
+    /// With no admin token configured, every admin operation answers the documented 404.
+    func testDisabledAdminAPIAnswersDocumented404() async throws {
+        let data = try Self.specData()
+        try await AdminTests.withApp(token: nil) { client, _ in
+            let spec = try Self.parse(data)
+            for (route, operation) in try Self.operations(spec) where route.contains(" /admin/") {
+                let responses = try XCTUnwrap(operation["responses"] as? [String: Any], route)
+                let method = HTTPRequest.Method(rawValue: String(route.prefix { $0 != " " }))!
+                let uri = route.drop { $0 != " " }.dropFirst().replacingOccurrences(of: "{id}", with: "1")
+                try await client.execute(uri: uri, method: method, headers: AdminTests.headers(json: true),
+                                         body: method == .get || method == .delete ? nil : ByteBuffer(string: "{}")) { response in
+                    XCTAssertEqual(response.status, .notFound, route)
+                    XCTAssertNotNil(responses["404"], "\(route) does not document 404")
+                    try Self.checkRequired(spec, responses["404"], response, route: route)
+                }
+            }
+        }
+    }
+
+    /// The request that exercises `route` successfully: real ids, required
+    /// query parameters, a valid body.
+    static func request(for route: String, id: Int, serial: Int) -> (uri: String, body: [String: Any]?)? {
+        switch route {
+        case "GET /admin/v1/tuples": return ("/admin/v1/tuples?user=alice&limit=10&offset=0", nil)
+        case "POST /admin/v1/tuples":
+            return ("/admin/v1/tuples", AdminTests.tupleBody(
+                selector: "conformance-new-\(serial)", calls: (AdminTests.androidAppID, AdminTests.fcmToken), other: nil,
+                platform: "android"))
+        case "DELETE /admin/v1/tuples": return ("/admin/v1/tuples?user=alice", nil)
+        case "POST /admin/v1/tuples/batch-delete": return ("/admin/v1/tuples/batch-delete", ["ids": [id]])
+        case "GET /admin/v1/tuples/{id}", "DELETE /admin/v1/tuples/{id}": return ("/admin/v1/tuples/\(id)", nil)
+        case "PUT /admin/v1/tuples/{id}":
+            return ("/admin/v1/tuples/\(id)", AdminTests.tupleBody(selector: "conformance-moved-\(serial)"))
+        case "GET /admin/v1/registrations": return ("/admin/v1/registrations?user=alice", nil)
+        default: return nil
+        }
+    }
+
+    /// Checks the body of `response` against the JSON schema the spec gives
+    /// for it: required properties present, recursively through objects and arrays.
+    static func checkRequired(_ spec: [String: Any], _ documented: Any?, _ response: TestResponse, route: String) throws {
+        let content = (documented as? [String: Any])?["content"] as? [String: Any]
+        guard let schema = (content?["application/json"] as? [String: Any])?["schema"] else {
+            XCTAssertEqual(response.body.readableBytes, 0, "\(route): the spec documents no body")
+            return
+        }
+        let body = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView), options: [.fragmentsAllowed])
+        check(body, against: schema, spec: spec, at: route)
+    }
+
+    static func check(_ value: Any, against schema: Any, spec: [String: Any], at location: String) {
+        guard var schema = schema as? [String: Any] else { return XCTFail("\(location): schema is not an object") }
+        if let ref = schema["$ref"] as? String {
+            let name = String(ref.split(separator: "/").last ?? "")
+            let schemas = (spec["components"] as? [String: Any])?["schemas"] as? [String: Any]
+            guard let resolved = schemas?[name] as? [String: Any] else { return XCTFail("\(location): unresolved \(ref)") }
+            schema = resolved
+        }
+        if value is NSNull {
+            XCTAssertEqual(schema["nullable"] as? Bool, true, "\(location) is null but not nullable")
+            return
+        }
+        switch schema["type"] as? String {
+        case "object":
+            guard let object = value as? [String: Any] else { return XCTFail("\(location) is not an object") }
+            for key in schema["required"] as? [String] ?? [] {
+                XCTAssertTrue(object.keys.contains(key), "\(location): required property '\(key)' is missing")
+            }
+            let properties = schema["properties"] as? [String: Any] ?? [:]
+            for (key, property) in properties {
+                if let member = object[key] { check(member, against: property, spec: spec, at: "\(location).\(key)") }
+            }
+        case "array":
+            guard let array = value as? [Any] else { return XCTFail("\(location) is not an array") }
+            for (index, element) in array.enumerated() {
+                check(element, against: schema["items"] ?? [:], spec: spec, at: "\(location)[\(index)]")
+            }
+        case "string":
+            XCTAssertTrue(value is String, "\(location) is not a string")
+        case "integer":
+            XCTAssertNotNil(value as? Int, "\(location) is not an integer")
+        case "boolean", "number", nil:
+            return
+        default:
+            return
+        }
+    }
+}
