@@ -22,9 +22,9 @@ struct AdminRoutes {
     static let defaultLimit = 100
     static let maxLimit = 1000
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register<Context: RequestContext>(on router: Router<Context>) {
         let group = router.group(RouterPath(Self.prefix))
-            .add(middleware: AdminAuthenticator<BasicRequestContext>(token: settings.adminToken, logger: logger))
+            .add(middleware: AdminAuthenticator<Context>(token: settings.adminToken, logger: logger))
         let tuples = TupleStore(database: database)
         let bindings = BindingStore(database: database)
         let reader = AdminBodyReader(maxBodySize: settings.maxBodySize)
@@ -162,7 +162,7 @@ struct AdminRoutes {
         .notFound("no device tuple with id \(id)", field: "id")
     }
 
-    static func tupleID(_ context: BasicRequestContext) throws -> Int64 {
+    static func tupleID(_ context: some RequestContext) throws -> Int64 {
         guard let text = context.parameters.get("id"), let id = Int64(text), id > 0 else {
             throw AdminError.badRequest("the tuple id must be a positive integer", field: "id")
         }
