@@ -10,7 +10,7 @@ struct AdminBodyReader: Sendable {
         let mediaType = request.headers[.contentType]?
             .split(separator: ";", maxSplits: 1).first?
             .trimmingCharacters(in: .whitespaces).lowercased()
-        guard mediaType == AdminJSON.contentType else {
+        guard mediaType == APIJSON.contentType else {
             throw AdminError(.unsupportedMediaType, "the body must be application/json", field: "Content-Type")
         }
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maxBodySize {

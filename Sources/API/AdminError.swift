@@ -29,6 +29,6 @@ struct AdminError: HTTPResponseError, Sendable {
     func response(from request: Request, context: some RequestContext) throws -> Response {
         var object: [String: Any] = ["error": message]
         if let field { object["field"] = field }
-        return AdminJSON.response(status, object, headers: headers)
+        return APIJSON.response(status, object, headers: headers)
     }
 }

@@ -38,8 +38,8 @@ struct AdminRoutes {
                 let offset = try Self.integer(request, "offset", default: 0, range: 0...Int.max)
                 let items = try tuples.list(username: user, limit: limit, offset: offset)
                 let total = try tuples.count(username: user)
-                return AdminJSON.response(.ok, [
-                    "items": items.map(AdminJSON.tuple), "total": total, "limit": limit, "offset": offset,
+                return APIJSON.response(.ok, [
+                    "items": items.map(APIJSON.tuple), "total": total, "limit": limit, "offset": offset,
                 ])
             }
         }
@@ -48,12 +48,12 @@ struct AdminRoutes {
             try Self.guarded(logger) {
                 let id = try Self.tupleID(context)
                 guard let tuple = try tuples.get(id: id) else { throw Self.noTuple(id) }
-                return AdminJSON.response(.ok, AdminJSON.tuple(tuple))
+                return APIJSON.response(.ok, APIJSON.tuple(tuple))
             }
         }
 
         group.post("tuples") { request, _ in
-            let body = try AdminJSON.decode(AdminTupleBody.self, from: try await reader.read(request))
+            let body = try APIJSON.decode(AdminTupleBody.self, from: try await reader.read(request))
             return try Self.guarded(logger) {
                 let fields = try body.validated()
                 let tuple = try tuples.create(
@@ -62,14 +62,14 @@ struct AdminRoutes {
                     appIDOther: body.appIDOther, tokenOther: body.tokenOther,
                     platform: fields.platform, now: clock())
                 logger.info("admin created tuple", metadata: ["id": "\(tuple.id)", "username": "\(tuple.username)"])
-                return AdminJSON.response(.created, AdminJSON.tuple(tuple),
+                return APIJSON.response(.created, APIJSON.tuple(tuple),
                                           headers: [.location: "\(Self.prefix)/tuples/\(tuple.id)"])
             }
         }
 
         group.put("tuples/{id}") { request, context in
             let id = try Self.tupleID(context)
-            let body = try AdminJSON.decode(AdminTupleBody.self, from: try await reader.read(request))
+            let body = try APIJSON.decode(AdminTupleBody.self, from: try await reader.read(request))
             return try Self.guarded(logger) {
                 let fields = try body.validated()
                 let tuple = try tuples.update(
@@ -78,7 +78,7 @@ struct AdminRoutes {
                     appIDOther: body.appIDOther, tokenOther: body.tokenOther,
                     platform: fields.platform)
                 logger.info("admin updated tuple", metadata: ["id": "\(tuple.id)", "username": "\(tuple.username)"])
-                return AdminJSON.response(.ok, AdminJSON.tuple(tuple))
+                return APIJSON.response(.ok, APIJSON.tuple(tuple))
             }
         }
 
@@ -92,11 +92,11 @@ struct AdminRoutes {
         }
 
         group.post("tuples/batch-delete") { request, _ in
-            let body = try AdminJSON.decode(AdminBatchDeleteBody.self, from: try await reader.read(request))
+            let body = try APIJSON.decode(AdminBatchDeleteBody.self, from: try await reader.read(request))
             return try Self.guarded(logger) {
                 let deleted = try tuples.delete(ids: try body.validated())
                 logger.info("admin batch-deleted tuples", metadata: ["requested": "\(body.ids.count)", "deleted": "\(deleted)"])
-                return AdminJSON.response(.ok, ["deleted": deleted])
+                return APIJSON.response(.ok, ["deleted": deleted])
             }
         }
 
@@ -107,7 +107,7 @@ struct AdminRoutes {
                 }
                 let deleted = try tuples.deleteAll(username: user)
                 logger.info("admin deleted user's tuples", metadata: ["username": "\(user)", "deleted": "\(deleted)"])
-                return AdminJSON.response(.ok, ["deleted": deleted])
+                return APIJSON.response(.ok, ["deleted": deleted])
             }
         }
 
@@ -117,8 +117,8 @@ struct AdminRoutes {
                 let user = request.uri.queryParameters.get("user")
                 let items = try bindings.list(aor: user?.lowercased())
                     .filter { $0.expiresAt > now }
-                    .map { AdminJSON.registration($0, now: now) }
-                return AdminJSON.response(.ok, ["items": items])
+                    .map { APIJSON.registration($0, now: now) }
+                return APIJSON.response(.ok, ["items": items])
             }
         }
     }

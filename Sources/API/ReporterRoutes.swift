@@ -93,7 +93,7 @@ struct ReporterRoutes: Sendable {
                 "token_calls": "\(Self.redacted(written.tuple.tokenCalls))",
                 "token_other": "\(Self.redacted(written.tuple.tokenOther))",
             ])
-            return try Self.json(.reported(written.tuple, created: written.created))
+            return Self.reported(written.tuple, created: written.created)
         case .remove:
             let removed: Bool
             do {
@@ -102,7 +102,7 @@ struct ReporterRoutes: Sendable {
                 throw Self.apiError(error)
             }
             logger.debug("account removal reported", metadata: ["user": "\(account)", "removed": "\(removed)"])
-            return try Self.json(.removal(removed: removed))
+            return Self.removal(removed: removed)
         }
     }
 
@@ -125,13 +125,15 @@ struct ReporterRoutes: Sendable {
         }
     }
 
-    private static func json(_ result: ReporterResult) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(result)
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    /// The 200 answer: `{"status":"ok","created":…,"tuple":{…}}` for a report
+    /// (the tuple as the admin API shows it), `{"status":"ok","removed":…}` for
+    /// a removal.
+    private static func reported(_ tuple: DeviceTuple, created: Bool) -> Response {
+        APIJSON.response(.ok, ["status": "ok", "created": created, "tuple": APIJSON.tuple(tuple)])
+    }
+
+    private static func removal(removed: Bool) -> Response {
+        APIJSON.response(.ok, ["status": "ok", "removed": removed])
     }
 
     /// The client's IP address, the key of the failed-login count.

@@ -130,6 +130,43 @@ final class OpenAPIConformanceTests: XCTestCase {
         }
     }
 
+    /// The reporter routes answer what the spec documents: success bodies with
+    /// their required properties, and the 401 / 415 failures with an Error body.
+    func testReporterRoutesAnswerWhatTheSpecDocuments() async throws {
+        let data = try Self.specData()
+        try await AdminTests.withApp { client, database in
+            let spec = try Self.parse(data)
+            let operations = try Self.operations(spec)
+            try AdminTests.addUser("alice", to: database)
+            let selector = "12869E0E6E553673C54F29105A0647204C416A2A:7C3A0D14"
+            let report = "username=alice&password=pw-alice&selector=\(selector)"
+                + "&pushToken=\(AdminTests.apnsToken)&pushappid=\(AdminTests.iosAppID)"
+            let remove = "username=alice&password=pw-alice&selector=\(selector)"
+            var form = HTTPFields()
+            form[.contentType] = "application/x-www-form-urlencoded"
+            let calls: [(route: String, uri: String, headers: HTTPFields, body: String?, expected: Int)] = [
+                ("GET /push/report", "/push/report?\(report)", [:], nil, 200),
+                ("POST /push/report", "/push/report", form, report, 200),
+                ("POST /push/report", "/push/report", form, report.replacingOccurrences(of: "pw-alice", with: "wrong"), 401),
+                ("POST /push/report", "/push/report", [.contentType: "text/plain"], report, 415),
+                ("GET /push/remove", "/push/remove?\(remove)", [:], nil, 200),
+                ("POST /push/remove", "/push/remove", form, remove, 200),
+            ]
+            for call in calls {
+                let operation = try XCTUnwrap(operations[call.route], "\(call.route) is not in the spec")
+                let responses = try XCTUnwrap(operation["responses"] as? [String: Any], call.route)
+                let method = HTTPRequest.Method(rawValue: String(call.route.prefix { $0 != " " }))!
+                try await client.execute(uri: call.uri, method: method, headers: call.headers,
+                                         body: call.body.map { ByteBuffer(string: $0) }) { response in
+                    XCTAssertEqual(Int(response.status.code), call.expected, "\(call.route): \(String(buffer: response.body))")
+                    XCTAssertNotNil(responses[String(response.status.code)],
+                                    "\(call.route) answered \(response.status.code), which the spec does not document")
+                    try Self.checkRequired(spec, responses[String(response.status.code)], response, route: call.route)
+                }
+            }
+        }
+    }
+
     /// Error answers are documented too: each probe gets the status it names,
     /// the spec lists that status for the operation, and the body is an Error.
     func testErrorAnswersAreDocumented() async throws {

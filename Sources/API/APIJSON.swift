@@ -3,10 +3,10 @@ import Hummingbird
 import Registrar
 import Storage
 
-/// JSON in and out of the admin API: response bodies (stable key order,
+/// JSON in and out of the HTTP API (admin and reporters): response bodies (stable key order,
 /// ISO 8601 UTC times, explicit nulls) and request decoding whose errors name
 /// the field at fault.
-enum AdminJSON {
+enum APIJSON {
     static let contentType = "application/json"
 
     static func response(_ status: HTTPResponse.Status, _ object: Any, headers: HTTPFields = [:]) -> Response {
