@@ -52,6 +52,7 @@ public struct SIPService: Service {
 
         let writer = BindingWriter(store: bindingStore, logger: logger,
                                    maxBatch: config.database.groupCommitMaxBatch)
+        writer.start()
         let loop = SIPLoop()
         try loop.start()
         let server = SIPServer(

@@ -16,15 +16,22 @@ import Registrar
 public final class BindingWriter: Sendable {
     private let worker: BindingWriterWorker
 
-    /// Starts the writer thread.
+    /// Creates the writer. Its thread starts with `start()`, called by the
+    /// owning service's `run()`, never by `init`; submissions made before
+    /// that wait in the queue.
     public init(store: BindingStore, logger: Logger, maxBatch: Int = 1024) {
         precondition(maxBatch > 0, "maxBatch must be positive")
         worker = BindingWriterWorker(store: store, logger: logger, maxBatch: maxBatch)
-        worker.start()
+    }
+
+    /// Starts the writer thread. Calling it again does nothing.
+    public func start() {
+        worker.startIfNeeded()
     }
 
     /// Shuts down (drains and commits what is queued) if the owner forgot to.
     deinit {
+        worker.startIfNeeded()
         worker.shutdown()
     }
 
@@ -51,6 +58,8 @@ public final class BindingWriter: Sendable {
     /// completion (on the writer thread) it stops accepting and returns
     /// without waiting; the thread still drains the queue.
     public func shutdown() {
+        // A writer that was never started still commits what was queued.
+        worker.startIfNeeded()
         worker.shutdown()
     }
 

@@ -44,8 +44,12 @@ final class BindingWriterWorker: @unchecked Sendable {
     /// thread names are at most 15 bytes).
     static let threadName = "bindings-writer"
 
-    /// Starts the writer thread. Called once, by `BindingWriter.init`.
-    func start() {
+    /// Starts the writer thread unless it already runs.
+    func startIfNeeded() {
+        condition.lock()
+        let already = started
+        condition.unlock()
+        guard !already else { return }
         let thread = Thread { [self] in
             // On Linux a name set before `start()` does not reach the thread.
             Thread.current.name = Self.threadName
@@ -53,7 +57,10 @@ final class BindingWriterWorker: @unchecked Sendable {
         }
         thread.name = Self.threadName
         condition.lock()
-        precondition(!started, "BindingWriterWorker started twice")
+        guard !started else {
+            condition.unlock()
+            return
+        }
         started = true
         self.thread = thread
         condition.unlock()

@@ -27,10 +27,41 @@ final class BindingWriterTests: XCTestCase {
         return release
     }
 
+    func testNothingIsWrittenBeforeStartAndQueuedWritesCommitAfterIt() throws {
+        let database = try TestDatabase.open(self)
+        let store = BindingStore(database: database)
+        let writer = BindingWriter(store: store, logger: logger)
+        let log = CompletionLog()
+        let done = expectation(description: "committed after start")
+        writer.submit([.added(Self.binding(1))]) { result in
+            log.append("1", result)
+            done.fulfill()
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        XCTAssertEqual(try store.count(), 0, "init starts no thread")
+        XCTAssertTrue(log.snapshot.isEmpty)
+        writer.start()
+        wait(for: [done], timeout: 30)
+        XCTAssertEqual(try store.count(), 1)
+        writer.shutdown()
+    }
+
+    func testShuttingDownAWriterThatWasNeverStartedStillCommitsTheQueue() throws {
+        let database = try TestDatabase.open(self)
+        let store = BindingStore(database: database)
+        let writer = BindingWriter(store: store, logger: logger)
+        let log = CompletionLog()
+        writer.submit([.added(Self.binding(2))]) { result in log.append("2", result) }
+        writer.shutdown()
+        XCTAssertEqual(log.snapshot.map(\.succeeded), [true])
+        XCTAssertEqual(try store.count(), 1)
+    }
+
     func testThousandConcurrentSubmissionsAllCommitInFewerBatches() throws {
         let database = try TestDatabase.open(self)
         let store = BindingStore(database: database)
         let writer = BindingWriter(store: store, logger: logger)
+        writer.start()
         let log = CompletionLog()
         let done = expectation(description: "all completions")
         done.expectedFulfillmentCount = 1000
@@ -62,6 +93,7 @@ final class BindingWriterTests: XCTestCase {
     func testEverythingQueuedDuringACommitGoesInOneTransaction() throws {
         let store = BindingStore(database: try TestDatabase.open(self))
         let writer = BindingWriter(store: store, logger: logger, maxBatch: 1024)
+        writer.start()
         let log = CompletionLog()
         let release = block(writer, log: log)
         for index in 0..<1000 {
@@ -81,6 +113,7 @@ final class BindingWriterTests: XCTestCase {
     func testMaxBatchCapsATransaction() throws {
         let store = BindingStore(database: try TestDatabase.open(self))
         let writer = BindingWriter(store: store, logger: logger, maxBatch: 100)
+        writer.start()
         let log = CompletionLog()
         let release = block(writer, log: log)
         for index in 0..<1000 {
@@ -98,6 +131,7 @@ final class BindingWriterTests: XCTestCase {
         let store = BindingStore(database: try TestDatabase.open(self))
         let capture = LogCapture()
         let writer = BindingWriter(store: store, logger: capture.logger)
+        writer.start()
         let log = CompletionLog()
         let release = block(writer, log: log)
         let good1 = Self.binding(1)
@@ -132,6 +166,7 @@ final class BindingWriterTests: XCTestCase {
         let store = BindingStore(database: database)
         let capture = LogCapture()
         let writer = BindingWriter(store: store, logger: capture.logger)
+        writer.start()
         let log = CompletionLog()
         let release = block(writer, log: log)
         for index in 0..<3 {
@@ -156,6 +191,7 @@ final class BindingWriterTests: XCTestCase {
     func testShutdownDrainsTheQueueThenRefusesNewWork() throws {
         let store = BindingStore(database: try TestDatabase.open(self))
         let writer = BindingWriter(store: store, logger: logger)
+        writer.start()
         let log = CompletionLog()
         let release = DispatchSemaphore(value: 0)
         // The writer thread is held inside this completion, and stops
@@ -189,6 +225,7 @@ final class BindingWriterTests: XCTestCase {
         let log = CompletionLog()
         do {
             let writer = BindingWriter(store: store, logger: logger)
+            writer.start()
             for index in 0..<20 {
                 writer.submit([.added(Self.binding(index))]) { log.append("\(index)", $0) }
             }
