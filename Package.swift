@@ -90,6 +90,7 @@ let package = Package(
             name: "sipwake",
             dependencies: [
                 "SIPWake", "Config", "Storage", "Registrar", "SIPCore",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Config
+import Glibc
 import Logging
+import NIOCore
 import ServiceLifecycle
 import SIPCore
 import SIPWake
@@ -35,6 +37,11 @@ struct ServeCommand: AsyncParsableCommand {
             logger: logger))
         do {
             try await group.run()
+        } catch let error as IOError where config.http.listen != nil {
+            // The SIP side reports its own addresses; socket errors from NIO
+            // come from the HTTP listener, which is the one to name.
+            try? database.close()
+            throw CLIError("cannot listen on http \(config.http.listen!): \(String(cString: strerror(error.errnoCode)))")
         } catch {
             try? database.close()
             throw CLIError("\(error)")

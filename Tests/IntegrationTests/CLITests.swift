@@ -96,6 +96,35 @@ final class CLITests: IntegrationTestCase {
         XCTAssertTrue(r.stderr.contains("Address already in use"), r.stderr)
     }
 
+    func testServeOnABusyHTTPPortFailsWithTheAddress() async throws {
+        let httpPort = try TestPorts.free()
+        let holder = try RawSIPSocket(tcpListenerOn: httpPort)
+        let server = try SipwakeProcess(config: "[http]\nlisten = \"127.0.0.1:\(httpPort)\"")
+        let r = try server.cli(["serve"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("cannot listen on http 127.0.0.1:\(httpPort)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("Address already in use"), r.stderr)
+        withExtendedLifetime(holder) {}
+    }
+
+    func testJSONLogFormatWritesOneObjectPerLine() async throws {
+        let server = try await startServer(config: "[log]\nformat = \"json\"\nlevel = \"info\"")
+        await server.stop()
+        let lines = server.log.split(separator: "\n").filter { !$0.isEmpty }
+        XCTAssertFalse(lines.isEmpty)
+        var messages: [String] = []
+        for line in lines {
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], String(line))
+            messages.append(object["msg"] as? String ?? "")
+            if object["msg"] as? String == "sip listening" {
+                XCTAssertEqual(object["level"] as? String, "info")
+                XCTAssertNotNil(object["listen"] as? String, "metadata becomes fields")
+            }
+        }
+        XCTAssertTrue(messages.contains("sip listening"), "\(messages)")
+        XCTAssertTrue(messages.contains("sipwake stopped"), "\(messages)")
+    }
+
     func testSIGINTAlsoStopsCleanly() async throws {
         let server = try await startServer()
         let status = await server.stop(signal: SIGINT)

@@ -48,6 +48,10 @@ final class TLSTests: IntegrationTestCase {
         XCTAssertTrue(response.hasPrefix("SIP/2.0 200"), response)
         let row = try XCTUnwrap(try server.registrations(user: "alice").first)
         XCTAssertEqual(row["transport"] as? String, "tls")
+        // The client hung up without a TLS close: Sofia's complaint reaches our
+        // log through the bridge, not raw stderr.
+        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertTrue(server.log.contains("sipwake.sofia: message=tls_read"), server.log)
     }
 
     /// Writes `request` through `openssl s_client` and returns what came back.

@@ -19,6 +19,22 @@ final class RawSIPSocket {
         try connectTo(port)
     }
 
+    /// A listening TCP socket that holds `port` (to make it busy).
+    init(tcpListenerOn port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        isStream = true
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard rc == 0, listen(fd, 1) == 0 else { throw NSError(domain: "RawSIPSocket", code: Int(errno)) }
+    }
+
     deinit { close(fd) }
 
     private func connectTo(_ port: Int) throws {
