@@ -64,6 +64,32 @@ let package = Package(
             name: "Config",
             dependencies: ["TOMLKit"]
         ),
+        // Push delivery: providers (the Acrobits gateway's pnm2/send), payloads,
+        // the libcurl transport on its own thread, gateway answers classified.
+        .target(
+            name: "Push",
+            dependencies: [
+                "CCurl",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // A local push gateway for labs and tests: records every push, answers
+        // like the real gateway, and can be told to fail.
+        .target(
+            name: "PushSink",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The call state machine: pairing id, branches, late forking, endings.
+        // Pure: events in, actions out, injected clock.
+        .target(
+            name: "Forking",
+            dependencies: ["Registrar", "Storage"]
+        ),
         // HTTP: the Push Token Reporter and Account Removal Reporter endpoints,
         // the admin API (bearer token), health.
         .target(
@@ -79,7 +105,7 @@ let package = Package(
         .target(
             name: "SIPWake",
             dependencies: [
-                "SIPCore", "Registrar", "Storage", "Config", "API",
+                "SIPCore", "Registrar", "Storage", "Config", "API", "Push", "Forking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -89,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "sipwake",
             dependencies: [
-                "SIPWake", "Config", "Storage", "Registrar", "SIPCore",
+                "SIPWake", "Config", "Storage", "Registrar", "SIPCore", "PushSink",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -115,6 +141,15 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
+        .testTarget(name: "ForkingTests", dependencies: ["Forking", "Registrar", "Storage"]),
+        .testTarget(
+            name: "PushTests",
+            dependencies: [
+                "Push", "PushSink",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(name: "SIPWakeTests", dependencies: ["SIPWake", "Registrar"]),
         .testTarget(
             name: "APITests",
@@ -128,7 +163,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "SIPCore", "Registrar", "Storage", "Config", "CSofiaSIP", "CSofiaShim",
+                "SIPCore", "Registrar", "Storage", "Config", "CSofiaSIP", "CSofiaShim", "PushSink",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -1,0 +1,1 @@
+// The call state machine is built here.

@@ -1,0 +1,1 @@
+// The push sink is built here.

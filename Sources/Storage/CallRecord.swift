@@ -1,0 +1,52 @@
+import Foundation
+
+/// The story of one incoming call, kept for `calls.record_retention_days` so
+/// an operator can answer "why didn't the phone ring?": the pairing id, the
+/// callee, every push and what the gateway said, every branch and its final
+/// response, the outcome and a timeline.
+public struct CallRecord: Sendable, Equatable, Codable {
+    /// Record id (a UUID string); `sipwake calls show` also accepts the pairing id or Call-ID.
+    public var id: String
+    /// The `Id` of the pushes and the `X-Push-ID` of every forked INVITE.
+    public var pairingID: String
+    /// Call-ID of the INVITE sipwake received.
+    public var callID: String
+    /// The callee's AOR (user part, lower-cased).
+    public var callee: String
+    /// The caller's From URI.
+    public var caller: String
+    public var callerDisplayName: String?
+    public var startedAt: Date
+    public var endedAt: Date?
+    /// nil while the call is pending.
+    public var outcome: CallOutcome?
+    /// The final status the caller received.
+    public var finalStatus: Int?
+    /// Contact of the branch that answered (or declined).
+    public var answeredBy: String?
+    public var pushes: [CallPushRecord]
+    public var branches: [CallBranchRecord]
+    public var events: [CallEventRecord]
+
+    public init(
+        id: String, pairingID: String, callID: String, callee: String, caller: String,
+        callerDisplayName: String? = nil, startedAt: Date, endedAt: Date? = nil,
+        outcome: CallOutcome? = nil, finalStatus: Int? = nil, answeredBy: String? = nil,
+        pushes: [CallPushRecord] = [], branches: [CallBranchRecord] = [], events: [CallEventRecord] = []
+    ) {
+        self.id = id
+        self.pairingID = pairingID
+        self.callID = callID
+        self.callee = callee
+        self.caller = caller
+        self.callerDisplayName = callerDisplayName
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.outcome = outcome
+        self.finalStatus = finalStatus
+        self.answeredBy = answeredBy
+        self.pushes = pushes
+        self.branches = branches
+        self.events = events
+    }
+}
