@@ -5,6 +5,7 @@
 #include <sofia-sip/sip_header.h>
 #include <sofia-sip/nta_tag.h>
 #include <sofia-sip/tport_tag.h>
+#include <sofia-sip/nta_stateless.h>
 
 tag_type_t swk_tag_end(void) { return tag_null; }
 tag_type_t swk_tag_siptag_header_str(void) { return siptag_header_str; }
@@ -23,6 +24,8 @@ tag_type_t swk_tag_siptag_route_str(void) { return siptag_route_str; }
 tag_type_t swk_tag_siptag_request_str(void) { return siptag_request_str; }
 tag_type_t swk_tag_siptag_max_forwards_str(void) { return siptag_max_forwards_str; }
 tag_type_t swk_tag_siptag_authorization_str(void) { return siptag_authorization_str; }
+tag_type_t swk_tag_siptag_reason_str(void) { return siptag_reason_str; }
+tag_type_t swk_tag_siptag_record_route_str(void) { return siptag_record_route_str; }
 tag_type_t swk_tag_ntatag_maxsize(void) { return ntatag_maxsize; }
 tag_type_t swk_tag_ntatag_udp_mtu(void) { return ntatag_udp_mtu; }
 tag_type_t swk_tag_ntatag_server_rport(void) { return ntatag_server_rport; }
@@ -72,10 +75,20 @@ nta_outgoing_t *swk_nta_outgoing_mcreate(nta_agent_t *agent, nta_response_f *cal
                                          tagi_t const *tags)
 { return nta_outgoing_mcreate(agent, callback, magic, route_url, msg, TAG_NEXT(tags)); }
 
+nta_outgoing_t *swk_nta_outgoing_tcancel(nta_outgoing_t *orq, nta_response_f *callback,
+                                         nta_outgoing_magic_t *magic, tagi_t const *tags)
+{ return nta_outgoing_tcancel(orq, callback, magic, TAG_NEXT(tags)); }
+
+int swk_nta_msg_tsend(nta_agent_t *agent, msg_t *msg, url_string_t const *route_url,
+                      tagi_t const *tags)
+{ return nta_msg_tsend(agent, msg, route_url, TAG_NEXT(tags)); }
+
 int swk_sip_add_tl(msg_t *msg, sip_t *sip, tagi_t const *tags)
 { return sip_add_tl(msg, sip, TAG_NEXT(tags)); }
 
 su_log_t *swk_su_log_default(void) { return su_log_default; }
+msg_hclass_t *swk_sip_route_class(void) { return sip_route_class; }
+msg_hclass_t *swk_sip_record_route_class(void) { return sip_record_route_class; }
 
 int swk_set_current_thread_name(char const *name) { return pthread_setname_np(pthread_self(), name); }
 

@@ -45,11 +45,7 @@ public final class SIPAgent {
         errno = 0
         let agentPointer: OpaquePointer? = SIPAgent.transportTags(first, options: options).withTags { tags in
             first.sofiaURL.withCString { url in
-                swk_nta_agent_create(loop.suRoot, swk_url_string(url), { _, _, msg, _ in
-                    // Responses and requests outside any transaction: nothing to do yet.
-                    msg_destroy(msg)
-                    return 0
-                }, nil, tags)
+                swk_nta_agent_create(loop.suRoot, swk_url_string(url), SIPAgent.strayMessage, nil, tags)
             }
         }
         guard let agentPointer else {
@@ -138,6 +134,43 @@ public final class SIPAgent {
         guard let agent else { return false }
         return OutgoingRequest.send(agent: agent, loop: loop, tags: tags, route: route,
                                     transport: transport, onFinal: onFinal)
+    }
+
+    /// Forwards a request through a new client transaction (a proxy branch).
+    /// Returns nil when Sofia refused it; `onResponse` is never called then.
+    public func fork(_ request: ForwardedRequest, route: String, transport: OpaquePointer?,
+                     onResponse: @escaping (Int, SIPResponse?) -> Void) -> ProxyBranch? {
+        guard let agent else { return nil }
+        return ProxyBranch.send(agent: agent, loop: loop, request: request, route: route,
+                                transport: transport, onResponse: onResponse)
+    }
+
+    /// Forwards a request statelessly (RFC 3261 §16.11): the ACK of a 2xx,
+    /// which is a transaction of its own. Sofia adds the Via.
+    @discardableResult
+    public func forwardStateless(_ request: ForwardedRequest, route: String, transport: OpaquePointer?) -> Bool {
+        guard let agent, let msg = request.take() else { return false }
+        let tags = SofiaTagList()
+        if let transport { tags.pointer(swk_tag_ntatag_tport(), transport) }
+        return tags.withTags { list in
+            route.withCString { swk_nta_msg_tsend(agent, msg, swk_url_string($0), list) }
+        } >= 0
+    }
+
+    /// Messages outside any transaction. A 2xx to an INVITE whose branch is
+    /// already gone (a retransmission, or a late answer from a fork) is
+    /// forwarded statelessly upstream, by the next Via (RFC 3261 §16.7 step 5
+    /// and §16.11); anything else is dropped.
+    private static let strayMessage: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, UnsafeMutablePointer<sip_t>?) -> Int32 = { _, agent, msg, sip in
+        guard let msg else { return 0 }
+        if let agent, let sip, let status = sip.pointee.sip_status?.pointee.st_status, (200..<300).contains(status),
+           sip.pointee.sip_cseq?.pointee.cs_method == sip_method_invite,
+           let via = sip.pointee.sip_via, via.pointee.v_next != nil {
+            _ = SofiaTagList().withTags { swk_nta_msg_tsend(agent, msg, nil, $0) }
+            return 0
+        }
+        msg_destroy(msg)
+        return 0
     }
 
     /// Larger than any UDP datagram.

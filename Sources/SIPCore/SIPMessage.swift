@@ -90,6 +90,18 @@ public struct SIPMessage {
         return result
     }
 
+    /// Route header values, top first.
+    public var routes: [String] {
+        var result: [String] = []
+        var r = sip.pointee.sip_route
+        while let route = r {
+            let raw = UnsafeMutableRawPointer(route).assumingMemoryBound(to: msg_header_t.self)
+            result.append(SofiaText.encode { buffer, size in msg_header_field_e(buffer, size, raw, 0) })
+            r = route.pointee.r_next
+        }
+        return result
+    }
+
     /// Option tags of every Require header.
     public var require: [String] { SIPMessage.listItems(sip.pointee.sip_require) }
     /// Option tags of every Supported header.
@@ -108,6 +120,33 @@ public struct SIPMessage {
             a = auth.pointee.au_next
         }
         return result
+    }
+
+    /// Digest parameters of the Proxy-Authorization headers (RFC 3261 §22.3),
+    /// as `digestAuthorizations`.
+    public var digestProxyAuthorizations: [[String: String]] {
+        var result: [[String: String]] = []
+        var a = sip.pointee.sip_proxy_authorization
+        while let auth = a {
+            if let scheme = auth.pointee.au_scheme, String(cString: scheme).lowercased() == "digest" {
+                result.append(SIPMessage.parameters(auth.pointee.au_params))
+            }
+            a = auth.pointee.au_next
+        }
+        return result
+    }
+
+    /// The message body as text, when there is one.
+    public var body: String? {
+        guard let payload = sip.pointee.sip_payload, let data = payload.pointee.pl_data,
+              payload.pointee.pl_len > 0 else { return nil }
+        let bytes = UnsafeRawBufferPointer(start: data, count: Int(payload.pointee.pl_len))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The Content-Type, e.g. `application/sdp`.
+    public var contentType: String? {
+        sip.pointee.sip_content_type.flatMap { SofiaText.string($0.pointee.c_type) }
     }
 
     /// Digest parameters of the WWW-Authenticate (or Proxy-Authenticate)

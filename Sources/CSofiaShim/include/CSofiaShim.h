@@ -59,6 +59,8 @@ tag_type_t swk_tag_siptag_route_str(void);
 tag_type_t swk_tag_siptag_request_str(void);
 tag_type_t swk_tag_siptag_max_forwards_str(void);
 tag_type_t swk_tag_siptag_authorization_str(void);
+tag_type_t swk_tag_siptag_reason_str(void);
+tag_type_t swk_tag_siptag_record_route_str(void);
 tag_type_t swk_tag_ntatag_maxsize(void);
 tag_type_t swk_tag_ntatag_udp_mtu(void);
 tag_type_t swk_tag_ntatag_server_rport(void);
@@ -95,10 +97,17 @@ nta_outgoing_t *swk_nta_outgoing_mcreate(nta_agent_t *agent, nta_response_f *cal
                                          url_string_t const *route_url, msg_t *msg,
                                          tagi_t const *tags);
 
+nta_outgoing_t *swk_nta_outgoing_tcancel(nta_outgoing_t *orq, nta_response_f *callback,
+                                         nta_outgoing_magic_t *magic, tagi_t const *tags);
+int swk_nta_msg_tsend(nta_agent_t *agent, msg_t *msg, url_string_t const *route_url,
+                      tagi_t const *tags);
+
 int swk_sip_add_tl(msg_t *msg, sip_t *sip, tagi_t const *tags);
 
 /* Globals declared as incomplete arrays. */
 su_log_t *swk_su_log_default(void);
+msg_hclass_t *swk_sip_route_class(void);
+msg_hclass_t *swk_sip_record_route_class(void);
 
 /* pthread_setname_np needs _GNU_SOURCE, which Swift's Glibc module does not
    define: names the calling thread (15 bytes at most). */

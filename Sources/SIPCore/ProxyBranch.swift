@@ -1,0 +1,98 @@
+import CSofiaSIP
+import CSofiaShim
+
+/// One forwarded request: a client transaction (`nta_outgoing_t`) created
+/// from a `ForwardedRequest`, reporting every response above 100 to
+/// `onResponse` with its status (and the message, except when Sofia itself
+/// ended the transaction: a timeout or an unreachable next hop). Sofia's INVITE client transaction ACKs non-2xx finals
+/// itself; further 2xx (retransmissions, or a fork downstream) keep coming
+/// to `onResponse` until the branch is released.
+///
+/// The transaction lives until `release()` (never inside its own callback:
+/// the destroy is deferred to the next loop turn). Loop thread only.
+public final class ProxyBranch {
+    private let loop: SIPLoop
+    private var orq: OpaquePointer?
+    private var box: Unmanaged<ProxyBranch>?
+    private var onResponse: ((Int, SIPResponse?) -> Void)?
+    public private(set) var finalStatus: Int?
+    public private(set) var provisionalStatus: Int?
+
+    init(loop: SIPLoop, onResponse: @escaping (Int, SIPResponse?) -> Void) {
+        self.loop = loop
+        self.onResponse = onResponse
+    }
+
+    static let callback: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafePointer<sip_t>?) -> Int32 = { magic, orq, sip in
+        guard let magic, let orq else { return 0 }
+        let branch = Unmanaged<ProxyBranch>.fromOpaque(UnsafeRawPointer(magic)).takeUnretainedValue()
+        if sip == nil {
+            // Sofia's own timeout or transport error, without a message.
+            let status = max(Int(nta_outgoing_status(orq)), 408)
+            branch.received(status: status, response: nil)
+            return 0
+        }
+        guard let msg = nta_outgoing_getresponse(orq) else { return 0 }
+        branch.received(status: Int(sip?.pointee.sip_status?.pointee.st_status ?? 0),
+                        response: SIPResponse(taking: msg))
+        return 0
+    }
+
+    private func received(status: Int, response: SIPResponse?) {
+        guard status > 100 else { return }
+        if status < 200 {
+            if provisionalStatus == nil { provisionalStatus = status }
+        } else if finalStatus == nil || (200..<300).contains(status) {
+            if finalStatus == nil { finalStatus = status }
+        }
+        onResponse?(status, response)
+    }
+
+    /// Sends `request` to `route` (over `transport` when given). Returns nil
+    /// when Sofia refused it.
+    static func send(agent: OpaquePointer, loop: SIPLoop, request: ForwardedRequest, route: String,
+                     transport: OpaquePointer?, onResponse: @escaping (Int, SIPResponse?) -> Void) -> ProxyBranch? {
+        guard let msg = request.take() else { return nil }
+        let branch = ProxyBranch(loop: loop, onResponse: onResponse)
+        let box = Unmanaged.passRetained(branch)
+        let extra = SofiaTagList()
+        if let transport { extra.pointer(swk_tag_ntatag_tport(), transport) }
+        let orq = extra.withTags { list in
+            route.withCString { r in
+                swk_nta_outgoing_mcreate(agent, ProxyBranch.callback, OpaquePointer(box.toOpaque()),
+                                         swk_url_string(r), msg, list)
+            }
+        }
+        guard let orq else {
+            box.release()
+            msg_destroy(msg)
+            return nil
+        }
+        branch.orq = orq
+        branch.box = box
+        return branch
+    }
+
+    /// Sends CANCEL for this branch (RFC 3261 §9.1) with a Reason header
+    /// (RFC 3326) when given. Sofia sends it once a provisional response has
+    /// arrived, and answers the INVITE's late final itself.
+    public func cancel(reason: String?) {
+        guard let orq, finalStatus == nil else { return }
+        let tags = SofiaTagList()
+        if let reason { tags.string(swk_tag_siptag_reason_str(), reason) }
+        _ = tags.withTags { swk_nta_outgoing_tcancel(orq, nil, nil, $0) }
+    }
+
+    /// Stops reporting responses and frees the transaction on the next loop turn.
+    public func release() {
+        onResponse = nil
+        guard let orq else { return }
+        self.orq = nil
+        let box = self.box
+        self.box = nil
+        loop.deferRelease {
+            nta_outgoing_destroy(orq)
+            box?.release()
+        }
+    }
+}
