@@ -14,6 +14,8 @@ enum StorageMigrations {
     static let v1 = "v1-users-bindings"
     /// Identifier of the second schema: device tuples reported by the apps.
     static let v2 = "v2-device-tuples"
+    /// Identifier of the third schema: the story of each incoming call.
+    static let v3 = "v3-call-records"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -109,6 +111,34 @@ enum StorageMigrations {
             try db.execute(sql: "CREATE INDEX device_tuples_token_other ON device_tuples(token_other)")
             // Purge of stale tuples: `WHERE last_seen_at < ?`.
             try db.execute(sql: "CREATE INDEX device_tuples_last_seen_at ON device_tuples(last_seen_at)")
+        }
+        migrator.registerMigration(v3) { db in
+            // One row per incoming call: the whole `CallRecord` as JSON in
+            // `record`, and copies of the fields that lists filter and sort
+            // on. No foreign key to users: the record of a call outlives the
+            // callee's account (and a call to an unknown user is recorded too).
+            // Times are unix seconds (REAL).
+            try db.execute(sql: """
+                CREATE TABLE call_records (
+                    id           TEXT PRIMARY KEY NOT NULL CHECK (id <> ''),
+                    pairing_id   TEXT NOT NULL,
+                    call_id      TEXT NOT NULL,
+                    callee       TEXT NOT NULL,
+                    caller       TEXT NOT NULL,
+                    started_at   REAL NOT NULL,
+                    ended_at     REAL,
+                    outcome      TEXT,
+                    final_status INTEGER,
+                    record       TEXT NOT NULL CHECK (json_valid(record))
+                )
+                """)
+            // `calls list --user`: filter and newest-first order without a sort.
+            try db.execute(sql: "CREATE INDEX call_records_callee ON call_records(callee, started_at)")
+            // `calls show` by pairing id or Call-ID.
+            try db.execute(sql: "CREATE INDEX call_records_pairing_id ON call_records(pairing_id)")
+            try db.execute(sql: "CREATE INDEX call_records_call_id ON call_records(call_id)")
+            // Newest-first lists of every call, and retention purges (`WHERE started_at < ?`).
+            try db.execute(sql: "CREATE INDEX call_records_started_at ON call_records(started_at)")
         }
         // Append new migrations here, never above.
         return migrator

@@ -5,7 +5,7 @@ import Storage
 import XCTest
 
 final class SipwakeDatabaseTests: XCTestCase {
-    func testFreshFileGetsTheV2SchemaInANewDirectory() throws {
+    func testFreshFileGetsTheV3SchemaInANewDirectory() throws {
         let path = try TestDatabase.makePath(self)
         XCTAssertFalse(FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path))
 
@@ -13,11 +13,11 @@ final class SipwakeDatabaseTests: XCTestCase {
         defer { try? database.close() }
 
         XCTAssertTrue(FileManager.default.fileExists(atPath: path))
-        XCTAssertEqual(database.schemaVersion, "v2-device-tuples")
+        XCTAssertEqual(database.schemaVersion, "v3-call-records")
         try database.pool.read { db in
             XCTAssertEqual(
                 try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"),
-                ["v1-users-bindings", "v2-device-tuples"])
+                ["v1-users-bindings", "v2-device-tuples", "v3-call-records"])
             XCTAssertEqual(
                 try db.columns(in: "users").map(\.name),
                 ["username", "realm", "ha1_md5", "ha1_sha256", "wakeup_hold", "created_at", "updated_at"])
@@ -61,9 +61,9 @@ final class SipwakeDatabaseTests: XCTestCase {
 
         let second = try SipwakeDatabase(path: path)
         defer { try? second.close() }
-        XCTAssertEqual(second.schemaVersion, "v2-device-tuples")
+        XCTAssertEqual(second.schemaVersion, "v3-call-records")
         try second.pool.read { db in
-            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations"), 2)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations"), 3)
             XCTAssertEqual(try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'users_version'"), 1)
         }
         XCTAssertEqual(try UserStore(database: second).list().map(\.username), ["alice"])
@@ -74,17 +74,17 @@ final class SipwakeDatabaseTests: XCTestCase {
         let path = try TestDatabase.makePath(self)
         let newer = try SipwakeDatabase(path: path)
         try newer.pool.write { db in
-            try db.execute(sql: "CREATE TABLE call_records (id INTEGER PRIMARY KEY)")
-            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v3-call-records')")
+            try db.execute(sql: "CREATE TABLE future_things (id INTEGER PRIMARY KEY)")
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-future-things')")
         }
         try newer.close()
 
         let older = try SipwakeDatabase(path: path)
         defer { try? older.close() }
-        XCTAssertEqual(older.schemaVersion, "v2-device-tuples", "the last migration this build knows")
+        XCTAssertEqual(older.schemaVersion, "v3-call-records", "the last migration this build knows")
         XCTAssertEqual(try UserStore(database: older).usersVersion(), 0)
         try older.pool.read { db in
-            XCTAssertTrue(try db.tableExists("call_records"), "untouched")
+            XCTAssertTrue(try db.tableExists("future_things"), "untouched")
         }
     }
 

@@ -1,0 +1,184 @@
+import Foundation
+import GRDB
+
+/// The stored story of each incoming call (`call_records`), for
+/// `sipwake calls` and the admin API.
+///
+/// A row holds the whole `CallRecord` as JSON plus copies of the fields lists
+/// filter and sort on. The server saves a call many times while it runs (every
+/// push result, branch response and event), through `CallRecordWriter`; each
+/// save replaces the whole record in one statement, so a reader sees one
+/// complete version or the next, never half of one.
+public struct CallRecordStore: Sendable {
+    private let database: SipwakeDatabase
+
+    /// Rows deleted per transaction by `purge`: the server's other writes
+    /// (bindings, whose 200 OK waits for the commit) get the write lock
+    /// between chunks instead of waiting for the whole purge.
+    static let purgeChunk = 1000
+
+    public init(database: SipwakeDatabase) {
+        self.database = database
+    }
+
+    // MARK: - Writing
+
+    /// Inserts the record, or replaces the stored one with the same id.
+    /// - Throws: `invalidField` for an empty id; nothing is written then.
+    public func save(_ record: CallRecord) throws {
+        try save([record])
+    }
+
+    /// Saves every record in ONE transaction: all are written or none. A
+    /// record listed twice is stored as its last version.
+    /// - Throws: `invalidField` for an empty id, or an encoding error; nothing is written then.
+    public func save(_ records: [CallRecord]) throws {
+        try write(try records.map(Self.encoded))
+    }
+
+    /// Writes rows already encoded by `encoded(_:)`, in ONE transaction.
+    func write(_ rows: [CallRecordRow]) throws {
+        guard !rows.isEmpty else { return }
+        try database.pool.write { db in
+            for row in rows {
+                try Self.upsert(row, in: db)
+            }
+        }
+    }
+
+    /// Deletes records of calls that started before `date`; returns how many.
+    /// Works in chunks of `purgeChunk` rows, one transaction each, so a large
+    /// purge never holds the write lock long.
+    @discardableResult
+    public func purge(startedBefore date: Date) throws -> Int {
+        let cutoff = date.timeIntervalSince1970
+        var purged = 0
+        while true {
+            let deleted = try database.pool.write { db in
+                try db.execute(
+                    sql: """
+                        DELETE FROM call_records WHERE id IN (
+                            SELECT id FROM call_records WHERE started_at < ? LIMIT ?)
+                        """,
+                    arguments: [cutoff, Self.purgeChunk])
+                return db.changesCount
+            }
+            purged += deleted
+            if deleted < Self.purgeChunk { return purged }
+        }
+    }
+
+    // MARK: - Reading
+
+    /// Records newest first (by start time), all callees or one
+    /// (case-insensitive), all outcomes or one. Calls still in progress have no
+    /// outcome and only appear without an outcome filter.
+    /// - Throws: `invalidField` for a negative limit or offset.
+    public func list(callee: String? = nil, outcome: CallOutcome? = nil, limit: Int = 50, offset: Int = 0) throws
+        -> [CallRecord]
+    {
+        guard limit >= 0 else { throw StorageError.invalidField(name: "limit", reason: "must not be negative") }
+        guard offset >= 0 else { throw StorageError.invalidField(name: "offset", reason: "must not be negative") }
+        let filter = Self.filter(callee: callee, outcome: outcome)
+        return try database.pool.read { db in
+            try String.fetchAll(
+                db,
+                sql: "SELECT record FROM call_records\(filter.sql) ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?",
+                arguments: filter.arguments + [limit, offset]
+            ).map(Self.decoded)
+        }
+    }
+
+    /// How many records `list` would return without paging.
+    public func count(callee: String? = nil, outcome: CallOutcome? = nil) throws -> Int {
+        let filter = Self.filter(callee: callee, outcome: outcome)
+        return try database.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM call_records\(filter.sql)", arguments: filter.arguments) ?? 0
+        }
+    }
+
+    /// The record whose id is `key`; else the newest whose pairing id is
+    /// `key` (the `Id` of the pushes, the `X-Push-ID` of the forked INVITEs);
+    /// else the newest whose Call-ID is `key`. nil when none matches.
+    public func find(_ key: String) throws -> CallRecord? {
+        guard !key.isEmpty else { return nil }
+        return try database.pool.read { db in
+            for column in ["id", "pairing_id", "call_id"] {
+                if let text = try String.fetchOne(
+                    db,
+                    sql: "SELECT record FROM call_records WHERE \(column) = ? ORDER BY started_at DESC, id DESC LIMIT 1",
+                    arguments: [key])
+                {
+                    return try Self.decoded(text)
+                }
+            }
+            return nil
+        }
+    }
+
+    // MARK: - Rows
+
+    /// Validates and encodes `record`.
+    /// - Throws: `invalidField` for an empty id; `EncodingError` for a time
+    ///   JSON cannot hold (not finite).
+    static func encoded(_ record: CallRecord) throws -> CallRecordRow {
+        guard !record.id.isEmpty else { throw StorageError.invalidField(name: "id", reason: "must not be empty") }
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = String(decoding: try encoder.encode(record), as: UTF8.self)
+        return CallRecordRow(
+            id: record.id, pairingID: record.pairingID, callID: record.callID, callee: record.callee,
+            caller: record.caller, startedAt: record.startedAt.timeIntervalSince1970,
+            endedAt: record.endedAt?.timeIntervalSince1970, outcome: record.outcome?.rawValue,
+            finalStatus: record.finalStatus, record: json)
+    }
+
+    static func upsert(_ row: CallRecordRow, in db: Database) throws {
+        // Cached: compiled once per connection, not per save.
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO call_records (
+                    id, pairing_id, call_id, callee, caller, started_at, ended_at, outcome, final_status, record)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET
+                    pairing_id = excluded.pairing_id,
+                    call_id = excluded.call_id,
+                    callee = excluded.callee,
+                    caller = excluded.caller,
+                    started_at = excluded.started_at,
+                    ended_at = excluded.ended_at,
+                    outcome = excluded.outcome,
+                    final_status = excluded.final_status,
+                    record = excluded.record
+                """
+        ).execute(
+            arguments: [row.id, row.pairingID, row.callID, row.callee, row.caller, row.startedAt, row.endedAt,
+                        row.outcome, row.finalStatus, row.record])
+    }
+
+    private static func decoded(_ text: String) throws -> CallRecord {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        do {
+            return try decoder.decode(CallRecord.self, from: Data(text.utf8))
+        } catch {
+            throw StorageError.corruptRow(table: "call_records", detail: "record is not a readable call record")
+        }
+    }
+
+    /// WHERE clause and arguments for the list filters.
+    private static func filter(callee: String?, outcome: CallOutcome?) -> (sql: String, arguments: StatementArguments) {
+        var clauses: [String] = []
+        var arguments: StatementArguments = []
+        if let callee {
+            clauses.append("callee = ?")
+            arguments += [callee.lowercased()]
+        }
+        if let outcome {
+            clauses.append("outcome = ?")
+            arguments += [outcome.rawValue]
+        }
+        return (clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND "), arguments)
+    }
+}

@@ -1,0 +1,69 @@
+import Logging
+
+/// Puts call records on disk without the SIP loop ever waiting for it.
+///
+/// The loop calls `save(_:)` at every state change of a call (a push result, a
+/// branch response, the outcome), always with the whole record. `save` only
+/// puts the record in a pending map (id → latest version) under a lock and
+/// returns; a dedicated thread (`call-records`) takes everything pending and
+/// writes it in ONE transaction. Versions saved while a write runs replace
+/// each other, so a busy call costs one row write per transaction, not one
+/// per state change (coalescing).
+///
+/// A failed write is logged and counted (`failures`), and that version is
+/// lost; the call's next save carries the whole story again.
+///
+/// Sendable: the only stored property is `worker`, a `let` to a class that is
+/// itself safe to share (see `CallRecordWriterWorker`).
+public final class CallRecordWriter: Sendable {
+    private let worker: CallRecordWriterWorker
+
+    /// Creates the writer. Its thread starts with `start()`, called by the
+    /// owning service's `run()`, never by `init`; records saved before that
+    /// wait in the pending map.
+    public init(store: CallRecordStore, logger: Logger) {
+        worker = CallRecordWriterWorker(store: store, logger: logger)
+    }
+
+    /// Starts the writer thread. Calling it again does nothing.
+    public func start() {
+        worker.startIfNeeded()
+    }
+
+    /// Shuts down (writes what is pending) if the owner forgot to.
+    deinit {
+        worker.startIfNeeded()
+        worker.shutdown()
+    }
+
+    /// Never blocks on disk (only on a short lock) and does no I/O on the
+    /// caller's thread. Replaces any pending version with the same id. After
+    /// `shutdown()` the record is dropped, logged and counted as a failure.
+    public func save(_ record: CallRecord) {
+        worker.enqueue(record)
+    }
+
+    /// Blocks until every record saved before this call has been written (or
+    /// its write has failed). Starts the thread if `start()` was not called.
+    /// Called on the writer thread it returns at once.
+    public func flush() {
+        worker.startIfNeeded()
+        worker.flush()
+    }
+
+    /// Stops accepting, writes everything pending, then returns once the
+    /// thread has finished. Idempotent. A writer that was never started is
+    /// started for this drain.
+    public func shutdown() {
+        worker.startIfNeeded()
+        worker.shutdown()
+    }
+
+    /// Record versions that were not written: failed writes, records that
+    /// cannot be encoded, saves after shutdown.
+    public var failures: Int { worker.counters.failures }
+    /// Record versions written (after coalescing).
+    public var writtenRecords: Int { worker.counters.written }
+    /// Transactions committed.
+    public var committedBatches: Int { worker.counters.batches }
+}

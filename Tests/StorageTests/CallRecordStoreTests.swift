@@ -1,0 +1,189 @@
+import Foundation
+import GRDB
+import Storage
+import XCTest
+
+final class CallRecordStoreTests: XCTestCase {
+    func testTheV3SchemaHasTheTableAndIndexesAndNoForeignKey() throws {
+        let database = try TestDatabase.open(self)
+        try database.pool.read { db in
+            XCTAssertEqual(
+                try db.columns(in: "call_records").map(\.name),
+                ["id", "pairing_id", "call_id", "callee", "caller", "started_at", "ended_at", "outcome",
+                 "final_status", "record"])
+            XCTAssertEqual(try db.primaryKey("call_records").columns, ["id"])
+            XCTAssertEqual(try db.foreignKeys(on: "call_records").count, 0, "records outlive users")
+            let indexes = try db.indexes(on: "call_records")
+            XCTAssertEqual(indexes.first { $0.name == "call_records_callee" }?.columns, ["callee", "started_at"])
+            XCTAssertEqual(indexes.first { $0.name == "call_records_pairing_id" }?.columns, ["pairing_id"])
+            XCTAssertEqual(indexes.first { $0.name == "call_records_call_id" }?.columns, ["call_id"])
+            XCTAssertEqual(indexes.first { $0.name == "call_records_started_at" }?.columns, ["started_at"])
+        }
+        XCTAssertThrowsError(try database.pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO call_records (id, pairing_id, call_id, callee, caller, started_at, record)
+                VALUES ('x', 'p', 'c', 'alice', 'bob', 0, 'not json')
+                """)
+        }, "the record column only holds JSON")
+    }
+
+    func testARecordWithPushesBranchesAndEventsComesBackEqual() throws {
+        let store = CallRecordStore(database: try TestDatabase.open(self))
+        let record = CallRecordFixture.record(1)
+        try store.save(record)
+        XCTAssertEqual(try store.find("rec-1"), record)
+        XCTAssertEqual(try store.list(), [record])
+
+        var pending = CallRecordFixture.record(3, outcome: nil)
+        pending.startedAt = Date()   // an arbitrary time: back within a microsecond
+        try store.save(pending)
+        let back = try XCTUnwrap(try store.find("rec-3"))
+        XCTAssertEqual(back.startedAt.timeIntervalSince1970, pending.startedAt.timeIntervalSince1970, accuracy: 1e-6)
+        XCTAssertNil(back.outcome)
+        XCTAssertNil(back.endedAt)
+        XCTAssertNil(back.callerDisplayName)
+        XCTAssertEqual(back.pushes, pending.pushes)
+    }
+
+    func testSaveReplacesTheWholeRecordAndItsColumns() throws {
+        let database = try TestDatabase.open(self)
+        let store = CallRecordStore(database: database)
+        var record = CallRecordFixture.record(1, outcome: nil)
+        record.pushes = []
+        try store.save(record)
+        XCTAssertEqual(try store.count(outcome: .declined), 0)
+
+        record = CallRecordFixture.record(1, outcome: .declined)
+        record.finalStatus = 603
+        try store.save(record)
+        XCTAssertEqual(try store.count(), 1, "one row per id")
+        XCTAssertEqual(try store.find("rec-1"), record)
+        XCTAssertEqual(try store.list(outcome: .declined).map(\.id), ["rec-1"])
+        let columns = try database.pool.read { db in
+            try GRDB.Row.fetchOne(db, sql: "SELECT outcome, final_status, ended_at FROM call_records")
+        }
+        XCTAssertEqual(columns?["outcome"], "declined")
+        XCTAssertEqual(columns?["final_status"], 603)
+        XCTAssertEqual(columns?["ended_at"], record.endedAt?.timeIntervalSince1970)
+    }
+
+    func testABatchIsWrittenWholeOrNotAtAll() throws {
+        let store = CallRecordStore(database: try TestDatabase.open(self))
+        var bad = CallRecordFixture.record(3)
+        bad.id = ""
+        XCTAssertThrowsError(try store.save([CallRecordFixture.record(1), CallRecordFixture.record(2), bad])) { error in
+            XCTAssertEqual(error as? StorageError, .invalidField(name: "id", reason: "must not be empty"))
+        }
+        XCTAssertEqual(try store.count(), 0)
+        try store.save([CallRecordFixture.record(1), CallRecordFixture.record(2)])
+        XCTAssertEqual(try store.count(), 2)
+    }
+
+    func testListIsNewestFirstAndFiltersByCalleeAndOutcome() throws {
+        let store = CallRecordStore(database: try TestDatabase.open(self))
+        let base = CallRecordFixture.start
+        try store.save([
+            CallRecordFixture.record(1, callee: "alice", startedAt: base, outcome: .answered),
+            CallRecordFixture.record(2, callee: "bob", startedAt: base.addingTimeInterval(10), outcome: .noAnswer),
+            CallRecordFixture.record(3, callee: "alice", startedAt: base.addingTimeInterval(20), outcome: .noAnswer),
+            CallRecordFixture.record(4, callee: "alice", startedAt: base.addingTimeInterval(30), outcome: nil),
+        ])
+        XCTAssertEqual(try store.list().map(\.id), ["rec-4", "rec-3", "rec-2", "rec-1"])
+        XCTAssertEqual(try store.list(callee: "ALICE").map(\.id), ["rec-4", "rec-3", "rec-1"])
+        XCTAssertEqual(try store.list(outcome: .noAnswer).map(\.id), ["rec-3", "rec-2"])
+        XCTAssertEqual(try store.list(callee: "alice", outcome: .noAnswer).map(\.id), ["rec-3"])
+        XCTAssertEqual(try store.list(callee: "carol"), [])
+        XCTAssertEqual(try store.count(), 4)
+        XCTAssertEqual(try store.count(callee: "alice"), 3)
+        XCTAssertEqual(try store.count(outcome: .noAnswer), 2)
+        XCTAssertEqual(try store.count(callee: "bob", outcome: .answered), 0)
+    }
+
+    func testPagingAndItsValidation() throws {
+        let store = CallRecordStore(database: try TestDatabase.open(self))
+        try store.save((0..<5).map {
+            CallRecordFixture.record($0, startedAt: CallRecordFixture.start.addingTimeInterval(Double($0)))
+        })
+        XCTAssertEqual(try store.list(limit: 2).map(\.id), ["rec-4", "rec-3"])
+        XCTAssertEqual(try store.list(limit: 2, offset: 2).map(\.id), ["rec-2", "rec-1"])
+        XCTAssertEqual(try store.list(limit: 2, offset: 4).map(\.id), ["rec-0"])
+        XCTAssertEqual(try store.list(limit: 0), [])
+        XCTAssertEqual(try store.list(offset: 9), [])
+        XCTAssertThrowsError(try store.list(limit: -1)) {
+            XCTAssertEqual($0 as? StorageError, .invalidField(name: "limit", reason: "must not be negative"))
+        }
+        XCTAssertThrowsError(try store.list(offset: -1)) {
+            XCTAssertEqual($0 as? StorageError, .invalidField(name: "offset", reason: "must not be negative"))
+        }
+    }
+
+    func testFindAcceptsTheRecordIDThePairingIDOrTheCallIDNewestFirst() throws {
+        let store = CallRecordStore(database: try TestDatabase.open(self))
+        let first = CallRecordFixture.record(1)
+        // The caller retried with the same Call-ID (a new record, a new pairing id).
+        var retry = CallRecordFixture.record(2, startedAt: CallRecordFixture.start.addingTimeInterval(60))
+        retry.callID = first.callID
+        try store.save([first, retry])
+
+        XCTAssertEqual(try store.find("rec-1")?.id, "rec-1")
+        XCTAssertEqual(try store.find("pair-1")?.id, "rec-1")
+        XCTAssertEqual(try store.find("pair-2")?.id, "rec-2")
+        XCTAssertEqual(try store.find(first.callID)?.id, "rec-2", "the newest call with that Call-ID")
+        XCTAssertNil(try store.find("nothing-like-it"))
+        XCTAssertNil(try store.find(""))
+
+        // A record id wins over another record's pairing id.
+        var clash = CallRecordFixture.record(3)
+        clash.pairingID = "rec-1"
+        try store.save(clash)
+        XCTAssertEqual(try store.find("rec-1")?.id, "rec-1")
+    }
+
+    func testPurgeDeletesCallsStartedBeforeTheCutoffInChunks() throws {
+        let store = CallRecordStore(database: try TestDatabase.open(self))
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let old = (0..<2500).map {
+            CallRecordFixture.record($0, startedAt: now.addingTimeInterval(-31 * 86_400 - Double($0)))
+        }
+        let recent = (2500..<2503).map {
+            CallRecordFixture.record($0, startedAt: now.addingTimeInterval(-Double($0 - 2500) * 86_400))
+        }
+        try store.save(old + recent)
+        let edge = CallRecordFixture.record(9999, startedAt: now.addingTimeInterval(-30 * 86_400))
+        try store.save(edge)
+
+        XCTAssertEqual(try store.purge(startedBefore: now.addingTimeInterval(-30 * 86_400)), 2500,
+                       "more than two chunks of 1000")
+        XCTAssertEqual(Set(try store.list().map(\.id)), Set((recent + [edge]).map(\.id)),
+                       "a call started exactly at the cutoff is kept")
+        XCTAssertEqual(try store.purge(startedBefore: now.addingTimeInterval(-30 * 86_400)), 0)
+        XCTAssertEqual(try store.purge(startedBefore: now.addingTimeInterval(1)), 4)
+        XCTAssertEqual(try store.count(), 0)
+    }
+
+    func testRecordsOutliveTheirUser() throws {
+        let database = try TestDatabase.open(self)
+        let users = UserStore(database: database)
+        _ = try users.add(username: "alice", realm: "sipwake", ha1MD5: String(repeating: "a", count: 32),
+                      ha1SHA256: String(repeating: "b", count: 64))
+        let store = CallRecordStore(database: database)
+        try store.save(CallRecordFixture.record(1, callee: "alice"))
+        try users.remove(username: "alice")
+        XCTAssertEqual(try store.find("pair-1")?.callee, "alice")
+    }
+
+    func testAnUnreadableRecordIsReportedNotCrashed() throws {
+        let database = try TestDatabase.open(self)
+        let store = CallRecordStore(database: database)
+        try database.pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO call_records (id, pairing_id, call_id, callee, caller, started_at, record)
+                VALUES ('x', 'p', 'c', 'alice', 'bob', 0, '{"id": 5}')
+                """)
+        }
+        XCTAssertThrowsError(try store.find("x")) { error in
+            XCTAssertEqual(error as? StorageError,
+                           .corruptRow(table: "call_records", detail: "record is not a readable call record"))
+        }
+    }
+}
