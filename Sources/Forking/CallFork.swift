@@ -1,0 +1,447 @@
+import Foundation
+import Registrar
+import Storage
+
+/// The state machine of one incoming call to a local user: pushes to the
+/// callee's devices, branches to its contacts, late forking while the wake
+/// window is open, and the endings that tell every device the call is over.
+///
+/// Pure: `handle(_:now:)` takes an event and the time and returns the actions
+/// the proxy must carry out. No I/O, no clock of its own. The transition table
+/// is in docs/forking.md; the tests in ForkingTests check each row.
+public struct CallFork: Sendable {
+    public let settings: ForkSettings
+    /// The story of the call so far, for `sipwake calls show`.
+    public private(set) var record: CallRecord
+    public private(set) var phase: ForkPhase = .starting
+
+    private var wakeupHold = true
+    private var windowDeadline: Date?
+    private var graceDeadline: Date?
+    private var targets: [PushTarget] = []
+    private var goneTuples: Set<Int64> = []
+    private var pushes: [PushID: PushAttempt] = [:]
+    private var nextPushID: PushID = 1
+    private var branches: [BranchID: ForkBranch] = [:]
+    private var nextBranchID: BranchID = 1
+    /// The callee's contacts now, one per device.
+    private var devices: [BindingKey: Binding] = [:]
+    private var answeredDevice: BindingKey?
+    /// Devices already sent the missed-call MESSAGE.
+    private var messaged: Set<BindingKey> = []
+    private var ringbackSent = false
+    private var actions: [ForkAction] = []
+    private var now = Date(timeIntervalSince1970: 0)
+
+    public init(recordID: String, pairingID: String, callID: String, callee: String, caller: CallerInfo,
+                settings: ForkSettings, now: Date) {
+        self.settings = settings
+        self.record = CallRecord(id: recordID, pairingID: pairingID, callID: callID, callee: callee,
+                                 caller: caller.uri, callerDisplayName: caller.displayName, startedAt: now)
+        self.now = now
+        note("invite received", caller.uri)
+    }
+
+    /// When the proxy must send `.timer`: the wake window's end while the call
+    /// is live, the grace period's end after it ended.
+    public var nextDeadline: Date? {
+        switch phase {
+        case .starting: return nil
+        case .live: return windowDeadline
+        case .ended:
+            guard let grace = graceDeadline, let ended = record.endedAt else { return nil }
+            let drained = !branches.values.contains { $0.final == nil }
+            return drained ? grace : max(grace, ended.addingTimeInterval(Self.branchDrain))
+        case .finished: return nil
+        }
+    }
+
+    public var isFinished: Bool { phase == .finished }
+
+    /// Takes one event; returns what to do, in order.
+    public mutating func handle(_ event: ForkEvent, now: Date) -> [ForkAction] {
+        self.now = now
+        actions = []
+        switch event {
+        case .start(let bindings, let targets, let wakeupHold):
+            start(bindings: bindings, targets: targets, wakeupHold: wakeupHold)
+        case .provisional(let id, let status):
+            provisional(id, status)
+        case .final(let id, let status):
+            final(id, status)
+        case .callerCancelled(let answeredElsewhere):
+            callerCancelled(answeredElsewhere: answeredElsewhere)
+        case .bindingAdded(let binding):
+            registered(binding, replacing: nil)
+        case .bindingRefreshed(let old, let new):
+            registered(new, replacing: old)
+        case .bindingRemoved(let binding):
+            removed(binding)
+        case .pushResult(let id, let delivery):
+            pushResult(id, delivery)
+        case .timer:
+            timer()
+        }
+        return actions
+    }
+
+    // MARK: Start
+
+    private mutating func start(bindings: [Binding], targets: [PushTarget], wakeupHold: Bool) {
+        guard phase == .starting else { return }
+        phase = .live
+        self.wakeupHold = wakeupHold
+        self.targets = wakeupHold ? targets : []
+        windowDeadline = now.addingTimeInterval(settings.wakeWindow)
+        note("devices looked up",
+             "contacts=\(bindings.count) tuples=\(self.targets.count) wakeup-hold=\(wakeupHold ? "on" : "off")")
+        for binding in bindings {
+            let device = Self.device(of: binding)
+            guard devices[device] == nil else { continue }
+            devices[device] = binding
+            fork(binding, device: device, reason: "registered")
+        }
+        for target in self.targets where target.canReceive(.incomingCall) {
+            push(target, .incomingCall, attempt: 1)
+        }
+        if settings.ringbackOnPush, !pushes.isEmpty, !ringbackSent {
+            ringbackSent = true
+            actions.append(.ringback)
+            note("ringback sent")
+        }
+        if bindings.isEmpty && self.targets.isEmpty {
+            end(.noDevices, respond: 480, notify: nil)
+            return
+        }
+        settleIfNothingCanChange()
+    }
+
+    // MARK: Branch responses
+
+    private mutating func provisional(_ id: BranchID, _ status: Int) {
+        guard var branch = branches[id], branch.final == nil, status > 100, status < 200 else { return }
+        if branch.provisional == nil {
+            branch.provisional = status
+            branches[id] = branch
+            let at = now
+            updateBranchRecord(id) { $0.provisionalStatus = status; $0.provisionalAt = at }
+            note("branch ringing", "branch=\(id) status=\(status)")
+        }
+        if phase == .live && branch.cancelled == nil {
+            actions.append(.relayProvisional(id, status: status))
+        }
+    }
+
+    private mutating func final(_ id: BranchID, _ status: Int) {
+        guard var branch = branches[id] else { return }
+        let success = (200..<300).contains(status)
+        if branch.final != nil {
+            // Every 2xx goes upstream, retransmissions included (RFC 3261 §16.7 step 5).
+            if success && record.outcome == .answered { actions.append(.relayFinal(id, status: status)) }
+            return
+        }
+        branch.final = status
+        branches[id] = branch
+        let at = now
+        updateBranchRecord(id) { $0.finalStatus = status; $0.endedAt = at }
+        note("branch final", "branch=\(id) status=\(status)")
+        switch phase {
+        case .live:
+            if success {
+                answered(branch, status)
+            } else if status >= 600 {
+                declined(branch, status)
+            } else {
+                settleIfNothingCanChange()
+            }
+        case .ended where success && record.outcome == .answered:
+            // A second device answered too: its 2xx goes upstream as well,
+            // and the caller hangs up the extra dialog.
+            actions.append(.relayFinal(id, status: status))
+        case .ended where success:
+            note("late answer after the call ended", "branch=\(id)")
+        default:
+            break
+        }
+        finishIfQuiet()
+    }
+
+    private mutating func answered(_ branch: ForkBranch, _ status: Int) {
+        actions.append(.relayFinal(branch.id, status: status))
+        answeredDevice = branch.device
+        record.answeredBy = branch.binding.contact
+        cancelBranches(except: branch.id, reason: .answeredElsewhere)
+        end(.answered, respond: nil, notify: .answeredElsewhere, excluding: branch.device, messages: false)
+        record.finalStatus = status
+    }
+
+    private mutating func declined(_ branch: ForkBranch, _ status: Int) {
+        actions.append(.relayFinal(branch.id, status: status))
+        answeredDevice = branch.device
+        record.answeredBy = branch.binding.contact
+        cancelBranches(except: branch.id, reason: .declined)
+        end(.declined, respond: nil, notify: .missed, excluding: branch.device, messages: true)
+        record.finalStatus = status
+    }
+
+    // MARK: Caller
+
+    private mutating func callerCancelled(answeredElsewhere: Bool) {
+        guard phase == .starting || phase == .live else { return }
+        note("caller cancelled", answeredElsewhere ? "reason=answered elsewhere" : nil)
+        cancelBranches(except: nil, reason: .callerCancelled)
+        if answeredElsewhere {
+            end(.answeredElsewhere, respond: 487, notify: .answeredElsewhere, messages: false)
+        } else {
+            end(.cancelled, respond: 487, notify: .missed, messages: true)
+        }
+    }
+
+    // MARK: Registrations
+
+    private mutating func registered(_ binding: Binding, replacing old: Binding?) {
+        let device = Self.device(of: binding)
+        if let old { devices[Self.device(of: old)] = nil }
+        devices[device] = binding
+        switch phase {
+        case .starting, .finished:
+            return
+        case .ended:
+            sendGraceMessage(binding, device: device)
+            return
+        case .live:
+            break
+        }
+        note(old == nil ? "contact registered" : "contact re-registered", binding.contact)
+        // Without the wake-up hold only the contacts known at the start ring.
+        guard wakeupHold else { return }
+        let previous = branches.values.filter { $0.device == device && $0.cancelled != .replaced }.max { $0.id < $1.id }
+        guard let previous else {
+            fork(binding, device: device, reason: "late-register")
+            return
+        }
+        // A device that rang (or answered) keeps its branch; one that never
+        // sent a provisional response gets a new INVITE, and its old branch
+        // is retired so it never has two.
+        guard previous.provisional == nil else { return }
+        if previous.isLive {
+            cancel(previous.id, reason: .replaced)
+        }
+        fork(binding, device: device, reason: "re-register")
+    }
+
+    private mutating func removed(_ binding: Binding) {
+        let device = Self.device(of: binding)
+        devices[device] = nil
+        guard phase == .live else { return }
+        note("contact removed", binding.contact)
+        for branch in branches.values where branch.device == device && branch.isLive && branch.provisional == nil {
+            cancel(branch.id, reason: .unregistered)
+        }
+        settleIfNothingCanChange()
+    }
+
+    // MARK: Pushes
+
+    private mutating func pushResult(_ id: PushID, _ delivery: PushDelivery) {
+        guard var attempt = pushes[id], attempt.result == nil else { return }
+        attempt.result = delivery
+        pushes[id] = attempt
+        let index = attempt.recordIndex
+        record.pushes[index].completedAt = now
+        record.pushes[index].httpStatus = delivery.httpStatus
+        record.pushes[index].result = delivery.resultName
+        record.pushes[index].detail = delivery.detail
+        note("push answered", "push=\(id) result=\(delivery.resultName)")
+        switch delivery {
+        case .tokenGone:
+            let tupleID = attempt.target.tupleID
+            if goneTuples.insert(tupleID).inserted {
+                actions.append(.deleteTuple(tupleID))
+                note("stale token, tuple deleted", "tuple=\(tupleID)")
+            }
+        case .retryable where attempt.attempt == 1 && phase == .live && attempt.kind == .incomingCall:
+            push(attempt.target, attempt.kind, attempt: 2)
+        default:
+            break
+        }
+        if phase == .live { settleIfNothingCanChange() }
+    }
+
+    private mutating func push(_ target: PushTarget, _ kind: PushKind, attempt: Int) {
+        let id = nextPushID
+        nextPushID += 1
+        record.pushes.append(CallPushRecord(id: id, tupleID: target.tupleID, selector: target.selector,
+                                            verb: kind.rawValue, attempt: attempt, sentAt: now))
+        pushes[id] = PushAttempt(target: target, kind: kind, attempt: attempt, recordIndex: record.pushes.count - 1)
+        actions.append(.push(id, target, kind))
+        note("push sent", "push=\(id) verb=\(kind.rawValue) selector=\(target.selector) attempt=\(attempt)")
+    }
+
+    /// A pushed device may still wake and register: its incoming-call push
+    /// was delivered, is in flight, or will be retried.
+    private var mayStillRegister: Bool {
+        guard wakeupHold else { return false }
+        return pushes.values.contains { attempt in
+            guard attempt.kind == .incomingCall, !goneTuples.contains(attempt.target.tupleID) else { return false }
+            switch attempt.result {
+            case nil, .delivered: return true
+            default: return false
+            }
+        }
+    }
+
+    // MARK: Timers
+
+    private mutating func timer() {
+        switch phase {
+        case .live:
+            guard let deadline = windowDeadline, now >= deadline else { return }
+            note("wake window closed")
+            cancelBranches(except: nil, reason: .noAnswer)
+            end(.noAnswer, respond: settings.timeoutStatus, notify: .missed, messages: true)
+        case .ended:
+            finishIfQuiet()
+        case .starting, .finished:
+            break
+        }
+    }
+
+    // MARK: Endings
+
+    /// Every branch is final and no pushed device can still register (or the
+    /// window is closed): answer now with the best response.
+    private mutating func settleIfNothingCanChange() {
+        guard phase == .live else { return }
+        guard !branches.values.contains(where: \.isLive) else { return }
+        if mayStillRegister, let deadline = windowDeadline, now < deadline { return }
+        let finals = branches.values.filter { $0.cancelled == nil }.compactMap { b in b.final.map { (id: b.id, status: $0) } }
+        let outcome: CallOutcome = branches.isEmpty && targets.isEmpty ? .noDevices : .unreachable
+        guard let best = BestResponse.pick(finals) else {
+            end(outcome, respond: 480, notify: .missed, messages: true)
+            return
+        }
+        let status = BestResponse.upstreamStatus(best.status)
+        if status == best.status {
+            actions.append(.relayFinal(best.id, status: status))
+            end(outcome, respond: nil, notify: .missed, messages: true)
+            record.finalStatus = status
+        } else {
+            end(outcome, respond: status, notify: .missed, messages: true)
+        }
+    }
+
+    /// Ends the call: answers the caller (unless a response was relayed),
+    /// tells the other devices, and starts the grace period.
+    private mutating func end(_ outcome: CallOutcome, respond status: Int?, notify kind: PushKind?,
+                              excluding excluded: BindingKey? = nil, messages: Bool = false) {
+        if let status {
+            actions.append(.respond(status: status))
+            record.finalStatus = status
+        }
+        phase = .ended
+        record.outcome = outcome
+        record.endedAt = now
+        note("call ended", "outcome=\(outcome.rawValue)")
+        if let kind {
+            notifyDevices(kind, excluding: excluded, messages: messages)
+        }
+        let devicesWereWoken = pushes.values.contains { $0.kind == .incomingCall }
+        if devicesWereWoken && settings.missedCallGrace > 0 && settings.endNotification.sendsMessage {
+            graceDeadline = now.addingTimeInterval(settings.missedCallGrace)
+        } else {
+            graceDeadline = now
+        }
+        finishIfQuiet()
+    }
+
+    /// After the end, the call is kept until its grace period is over and
+    /// every branch has its final response (a device that answers a cancelled
+    /// branch still gets its 2xx through), at most `branchDrain` seconds.
+    private mutating func finishIfQuiet() {
+        guard phase == .ended, let grace = graceDeadline, let ended = record.endedAt else { return }
+        let drained = !branches.values.contains { $0.final == nil }
+        if now >= grace && (drained || now >= ended.addingTimeInterval(Self.branchDrain)) {
+            phase = .finished
+        }
+    }
+
+    /// How long an ended call waits for its cancelled branches (RFC 3261 Timer B, 64×T1).
+    public static let branchDrain: TimeInterval = 32
+
+    private mutating func notifyDevices(_ kind: PushKind, excluding excluded: BindingKey?, messages: Bool) {
+        let excludedBinding = excluded.flatMap { key in branches.values.first { $0.device == key }?.binding }
+        if settings.endNotification.sendsPush {
+            // Devices whose incoming-call push went out (delivered or unanswered).
+            let woken = Set(pushes.values.filter { attempt in
+                guard attempt.kind == .incomingCall else { return false }
+                switch attempt.result {
+                case nil, .delivered: return true
+                default: return false
+                }
+            }.map(\.target.tupleID))
+            for target in targets where woken.contains(target.tupleID) && !goneTuples.contains(target.tupleID)
+                && target.canReceive(kind) {
+                if let excludedBinding, target.isDevice(of: excludedBinding) { continue }
+                push(target, kind, attempt: 1)
+            }
+        }
+        guard messages && settings.endNotification.sendsMessage else { return }
+        for (device, binding) in devices.sorted(by: { $0.value.contact < $1.value.contact }) where device != excluded {
+            messaged.insert(device)
+            actions.append(.missedCallMessage(binding))
+            note("missed-call message sent", binding.contact)
+        }
+    }
+
+    /// After the end, a device that registers gets the missed-call MESSAGE
+    /// once, unless it answered or its branch rang (it saw the CANCEL).
+    private mutating func sendGraceMessage(_ binding: Binding, device: BindingKey) {
+        guard let deadline = graceDeadline, now < deadline, settings.endNotification.sendsMessage,
+              device != answeredDevice, !messaged.contains(device),
+              !branches.values.contains(where: { $0.device == device && $0.provisional != nil }) else { return }
+        messaged.insert(device)
+        actions.append(.missedCallMessage(binding))
+        note("missed-call message sent", "\(binding.contact) (registered after the end)")
+    }
+
+    // MARK: Branches
+
+    private mutating func fork(_ binding: Binding, device: BindingKey, reason: String) {
+        let id = nextBranchID
+        nextBranchID += 1
+        branches[id] = ForkBranch(id: id, device: device, binding: binding)
+        record.branches.append(CallBranchRecord(id: id, contact: binding.contact, instanceID: binding.instanceID,
+                                                reason: reason, startedAt: now))
+        actions.append(.fork(id, binding))
+        note("branch sent", "branch=\(id) reason=\(reason) contact=\(binding.contact)")
+    }
+
+    private mutating func cancelBranches(except kept: BranchID?, reason: CancelReason) {
+        for id in branches.keys.sorted() where id != kept && branches[id]?.isLive == true {
+            cancel(id, reason: reason)
+        }
+    }
+
+    private mutating func cancel(_ id: BranchID, reason: CancelReason) {
+        branches[id]?.cancelled = reason
+        updateBranchRecord(id) { $0.cancelled = reason.rawValue }
+        actions.append(.cancel(id, reason))
+        note("branch cancelled", "branch=\(id) reason=\(reason.rawValue)")
+    }
+
+    private mutating func updateBranchRecord(_ id: BranchID, _ change: (inout CallBranchRecord) -> Void) {
+        guard let index = record.branches.firstIndex(where: { $0.id == id }) else { return }
+        change(&record.branches[index])
+    }
+
+    private mutating func note(_ event: String, _ detail: String? = nil) {
+        record.events.append(CallEventRecord(at: now, event: event, detail: detail))
+    }
+
+    /// One device, one branch: a device is its `+sip.instance` (whatever its
+    /// reg-id or address), or else its Contact URI.
+    static func device(of binding: Binding) -> BindingKey {
+        BindingKey(instanceID: binding.instanceID, regID: nil, contact: binding.contact)
+    }
+}

@@ -1,0 +1,14 @@
+/// How the devices of a callee learn that a call they were rung for is over
+/// (`calls.end_notification`).
+public enum EndNotification: String, Sendable, Equatable, CaseIterable {
+    /// `NotifyIncomingCallMissed` / `NotifyIncomingCallAnsweredElsewhere` pushes.
+    case push
+    /// A SIP MESSAGE with `Content-Type: application/x-acro-missed-call` and
+    /// `X-Push-ID` to every registered contact.
+    case message
+    /// Both.
+    case both
+
+    public var sendsPush: Bool { self != .message }
+    public var sendsMessage: Bool { self != .push }
+}

@@ -1,0 +1,23 @@
+import Registrar
+
+/// What the proxy must do for a call, as the state machine decides it.
+public enum ForkAction: Sendable, Equatable {
+    /// Send the INVITE to this contact as a new branch (with `X-Push-ID`).
+    case fork(BranchID, Binding)
+    /// CANCEL a branch.
+    case cancel(BranchID, CancelReason)
+    /// Relay this branch's provisional response upstream.
+    case relayProvisional(BranchID, status: Int)
+    /// Relay this branch's final response upstream.
+    case relayFinal(BranchID, status: Int)
+    /// Answer the caller with a response of sipwake's own.
+    case respond(status: Int)
+    /// Send 180 Ringing upstream (ringback while the phone wakes).
+    case ringback
+    /// Send one push.
+    case push(PushID, PushTarget, PushKind)
+    /// Delete a device tuple whose token the gateway no longer knows.
+    case deleteTuple(Int64)
+    /// Send the `application/x-acro-missed-call` MESSAGE to this contact.
+    case missedCallMessage(Binding)
+}

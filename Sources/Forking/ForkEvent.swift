@@ -1,0 +1,25 @@
+import Registrar
+
+/// What happens to a call, as the proxy tells the state machine.
+public enum ForkEvent: Sendable, Equatable {
+    /// The callee's devices are known: its registered contacts, its device
+    /// tuples (empty when pushes are off), and the user's wake-up hold flag.
+    case start(bindings: [Binding], targets: [PushTarget], wakeupHold: Bool)
+    /// A branch sent a provisional response (101-199).
+    case provisional(BranchID, status: Int)
+    /// A branch ended with a final response, or Sofia ended it (408 for a
+    /// timeout, 503 for an unreachable next hop).
+    case final(BranchID, status: Int)
+    /// The caller sent CANCEL; `answeredElsewhere` when its Reason said cause=200.
+    case callerCancelled(answeredElsewhere: Bool)
+    /// The registrar accepted a new contact of the callee.
+    case bindingAdded(Binding)
+    /// The registrar accepted a refresh of an existing contact of the callee.
+    case bindingRefreshed(old: Binding, new: Binding)
+    /// A contact of the callee was removed or expired.
+    case bindingRemoved(Binding)
+    /// The push gateway answered one push attempt.
+    case pushResult(PushID, PushDelivery)
+    /// The clock passed `CallFork.nextDeadline`.
+    case timer
+}

@@ -1,1 +1,0 @@
-// The call state machine is built here.

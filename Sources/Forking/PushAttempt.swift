@@ -1,0 +1,10 @@
+/// One push the state machine asked for, until the gateway answers.
+struct PushAttempt: Sendable, Equatable {
+    let target: PushTarget
+    let kind: PushKind
+    /// 1 for the first try, 2 for the retry.
+    let attempt: Int
+    /// Index of this attempt in the call record's pushes.
+    let recordIndex: Int
+    var result: PushDelivery?
+}
