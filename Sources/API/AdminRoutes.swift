@@ -4,9 +4,9 @@ import Logging
 import Registrar
 import Storage
 
-/// The admin API under `/admin/v1`: device tuples and registrations, JSON in
-/// and out, behind a bearer token (`AdminAuthenticator`). The contract is
-/// docs/openapi.json.
+/// The admin API under `/admin/v1`: device tuples, registrations and call
+/// records (`AdminCallRoutes`), JSON in and out, behind a bearer token
+/// (`AdminAuthenticator`). The contract is docs/openapi.json.
 ///
 /// Every body is decoded and validated before `TupleStore` is called, and the
 /// store validates again before its transaction, so a refused request writes
@@ -110,6 +110,8 @@ struct AdminRoutes {
                 return APIJSON.response(.ok, ["deleted": deleted])
             }
         }
+
+        AdminCallRoutes(store: CallRecordStore(database: database), logger: logger).register(on: group)
 
         group.get("registrations") { request, _ in
             try Self.guarded(logger) {

@@ -5,11 +5,18 @@ import Foundation
 /// (absent values are `null`), times are ISO 8601 UTC with milliseconds
 /// (`2026-11-22T01:06:13.482Z`): a call's story happens within seconds.
 public enum CallRecordJSON {
-    /// A Sendable value, so one is shared.
-    private static let iso8601 = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
+    /// Whole seconds; a Sendable value, so one is shared.
+    private static let iso8601 = Date.ISO8601FormatStyle(timeZone: .gmt)
 
+    /// Rounded to the nearest millisecond (the formatter's own fractional
+    /// seconds truncate, so 0.3 s after a start could print as .299).
     public static func timestamp(_ date: Date) -> String {
-        date.formatted(iso8601)
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        let seconds = (milliseconds / 1000).rounded(.down)
+        let fraction = Int(milliseconds - seconds * 1000)
+        let text = Date(timeIntervalSince1970: seconds).formatted(iso8601)
+        // `…:13Z` → `…:13.482Z`
+        return String(text.dropLast()) + "." + String(String(fraction + 1000).dropFirst()) + "Z"
     }
 
     /// The whole record, for `JSONSerialization`.

@@ -7,5 +7,6 @@ struct SipwakeCommand: AsyncParsableCommand {
         abstract: "SIP registrar and push-paired forking proxy for mobile softphones.",
         subcommands: [
             ServeCommand.self, ConfigCommand.self, UsersCommand.self, RegistrationsCommand.self, TuplesCommand.self,
+            CallsCommand.self,
         ])
 }

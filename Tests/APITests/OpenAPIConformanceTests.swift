@@ -19,6 +19,7 @@ final class OpenAPIConformanceTests: XCTestCase {
         "POST /admin/v1/tuples/batch-delete",
         "GET /admin/v1/tuples/{id}", "PUT /admin/v1/tuples/{id}", "DELETE /admin/v1/tuples/{id}",
         "GET /admin/v1/registrations",
+        "GET /admin/v1/calls", "GET /admin/v1/calls/{id}",
         "GET /push/report", "POST /push/report", "GET /push/remove", "POST /push/remove",
     ]
 
@@ -94,6 +95,7 @@ final class OpenAPIConformanceTests: XCTestCase {
                 expiresAt: now.addingTimeInterval(600),
                 source: BindingSource(transport: .udp, host: "203.0.113.7", port: 50_123),
                 registeredAt: now, updatedAt: now))])
+            try CallRecordStore(database: database).save(AdminCallsAPITests.answeredCall(startedAt: now))
             var serial = 0
             for route in adminRoutes {
                 serial += 1
@@ -209,6 +211,10 @@ final class OpenAPIConformanceTests: XCTestCase {
                 ("PUT /admin/v1/tuples/{id}", "/admin/v1/tuples/\(other)", json, try AdminTests.body(oversize), 413),
                 ("DELETE /admin/v1/tuples/{id}", "/admin/v1/tuples/987654", json, nil, 404),
                 ("DELETE /admin/v1/tuples/{id}", "/admin/v1/tuples/-1", json, nil, 400),
+                ("GET /admin/v1/calls", "/admin/v1/calls?limit=201", json, nil, 400),
+                ("GET /admin/v1/calls", "/admin/v1/calls?offset=-1", json, nil, 400),
+                ("GET /admin/v1/calls", "/admin/v1/calls?outcome=rang", json, nil, 400),
+                ("GET /admin/v1/calls/{id}", "/admin/v1/calls/no-such-call", json, nil, 404),
             ]
             for probe in probes {
                 let responses = try XCTUnwrap(operations[probe.route]?["responses"] as? [String: Any], probe.route)
@@ -258,6 +264,8 @@ final class OpenAPIConformanceTests: XCTestCase {
         case "PUT /admin/v1/tuples/{id}":
             return ("/admin/v1/tuples/\(id)", AdminTests.tupleBody(selector: "conformance-moved-\(serial)"))
         case "GET /admin/v1/registrations": return ("/admin/v1/registrations?user=alice", nil)
+        case "GET /admin/v1/calls": return ("/admin/v1/calls?user=alice&outcome=answered&limit=10&offset=0", nil)
+        case "GET /admin/v1/calls/{id}": return ("/admin/v1/calls/\(AdminCallsAPITests.pairingID)", nil)
         default: return nil
         }
     }

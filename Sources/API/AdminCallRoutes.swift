@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import Logging
+import Storage
+
+/// The call records under `/admin/v1/calls`: a page of records, newest
+/// first, and one record found by its id, pairing id or Call-ID. Read-only;
+/// registered on the admin group, so behind the same bearer token.
+struct AdminCallRoutes {
+    let store: CallRecordStore
+    let logger: Logger
+
+    /// Records hold whole timelines: pages are smaller than tuple pages.
+    static let defaultLimit = 50
+    static let maxLimit = 200
+
+    func register<Context: RequestContext>(on group: RouterGroup<Context>) {
+        let store = self.store
+        let logger = self.logger
+
+        group.get("calls") { request, _ in
+            try AdminRoutes.guarded(logger) {
+                let user = request.uri.queryParameters.get("user")
+                let outcome = try Self.outcome(request)
+                let limit = try AdminRoutes.integer(request, "limit", default: Self.defaultLimit, range: 0...Self.maxLimit)
+                let offset = try AdminRoutes.integer(request, "offset", default: 0, range: 0...Int.max)
+                let items = try store.list(callee: user, outcome: outcome, limit: limit, offset: offset)
+                let total = try store.count(callee: user, outcome: outcome)
+                return APIJSON.response(.ok, [
+                    "items": items.map(CallRecordJSON.object), "total": total, "limit": limit, "offset": offset,
+                ])
+            }
+        }
+
+        group.get("calls/{id}") { _, context in
+            try AdminRoutes.guarded(logger) {
+                // Hummingbird hands the path segment over as sent: a Call-ID
+                // may carry characters a client has to percent-encode.
+                let raw = context.parameters.get("id") ?? ""
+                let key = raw.removingPercentEncoding ?? raw
+                guard let record = try store.find(key) else {
+                    throw AdminError.notFound("no call with record id, pairing id or Call-ID '\(key)'", field: "id")
+                }
+                return APIJSON.response(.ok, CallRecordJSON.object(record))
+            }
+        }
+    }
+
+    /// The `outcome` query parameter; nil when absent, 400 naming it when unknown.
+    static func outcome(_ request: Request) throws -> CallOutcome? {
+        guard let text = request.uri.queryParameters.get("outcome") else { return nil }
+        guard let outcome = CallOutcome(rawValue: text) else {
+            let names = CallOutcome.allCases.map(\.rawValue).joined(separator: ", ")
+            throw AdminError.badRequest("outcome must be one of \(names)", field: "outcome")
+        }
+        return outcome
+    }
+}

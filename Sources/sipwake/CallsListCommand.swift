@@ -1,0 +1,44 @@
+import ArgumentParser
+import SIPWake
+import Storage
+
+struct CallsListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List call records, newest first.")
+
+    @OptionGroup var options: ConfigOption
+    @Option(help: "Only calls to this user.") var user: String?
+    @Option(help: "Only calls that ended so: \(CallOutcome.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var outcome: String?
+    @Option(help: "At most this many calls.") var limit = 50
+    @Option(help: "Skip this many calls first (paging).") var offset = 0
+    @Flag(help: "JSON instead of a table (every record in full).") var json = false
+
+    func run() throws {
+        guard limit >= 0 else { throw CLIError("invalid --limit \(limit): must not be negative") }
+        guard offset >= 0 else { throw CLIError("invalid --offset \(offset): must not be negative") }
+        let filter = try outcome.map(CallsOutcomeArgument.parse)
+        let config = try options.load()
+        let database = try DatabaseAccess.open(config)
+        defer { try? database.close() }
+        let store = CallRecordStore(database: database)
+        let (calls, total) = try CLIStorage.run {
+            (try store.list(callee: user, outcome: filter, limit: limit, offset: offset),
+             try store.count(callee: user, outcome: filter))
+        }
+        if json {
+            try JSONOutput.print(calls.map(CallRecordJSON.object))
+            return
+        }
+        var table = TextTable(headers: CallsOutput.listHeaders)
+        for call in calls { table.append(CallsOutput.listRow(call)) }
+        print(table.render())
+        if calls.count == total {
+            print(CallsOutput.plural(total))
+        } else if calls.isEmpty {
+            print("no calls at offset \(offset) of \(CallsOutput.plural(total))")
+        } else {
+            print("\(offset + 1)-\(offset + calls.count) of \(CallsOutput.plural(total)) (--offset, --limit for more)")
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import SIPWake
+import Storage
+
+/// How the CLI shows call records: a list row per call, and the story of
+/// one call (header, pushes, branches, timeline) with times as offsets from
+/// the INVITE.
+enum CallsOutput {
+    static let listHeaders = ["STARTED", "PAIRING-ID", "CALLEE", "CALLER", "OUTCOME", "STATUS", "PUSHES",
+                              "BRANCHES", "DURATION"]
+
+    static func listRow(_ r: CallRecord) -> [String] {
+        [JSONOutput.timestamp(r.startedAt), r.pairingID, r.callee, r.caller, outcome(r),
+         r.finalStatus.map(String.init) ?? "-", String(r.pushes.count), String(r.branches.count), duration(r)]
+    }
+
+    /// The whole story, ready to print.
+    static func story(_ r: CallRecord) -> String {
+        var header = TextTable(headers: ["FIELD", "VALUE"])
+        let caller = r.callerDisplayName.map { "\"\($0)\" <\(r.caller)>" } ?? r.caller
+        let fields: [(String, String)] = [
+            ("record id", r.id), ("pairing id", r.pairingID), ("call-id", r.callID),
+            ("callee", r.callee), ("caller", caller), ("outcome", outcome(r)),
+            ("final status", r.finalStatus.map(String.init) ?? "-"), ("answered by", r.answeredBy ?? "-"),
+            ("started", CallRecordJSON.timestamp(r.startedAt)),
+            ("ended", r.endedAt.map(CallRecordJSON.timestamp) ?? "-"), ("duration", duration(r)),
+        ]
+        for (name, value) in fields { header.append([name, value]) }
+
+        var pushes = TextTable(headers: ["ATTEMPT", "VERB", "SELECTOR", "TUPLE", "SENT", "RESULT", "HTTP", "DETAIL"])
+        for p in r.pushes {
+            pushes.append([String(p.attempt), p.verb, p.selector, String(p.tupleID), offset(p.sentAt, from: r),
+                           p.result ?? "in flight", p.httpStatus.map(String.init) ?? "-", p.detail ?? "-"])
+        }
+        var branches = TextTable(headers: ["ID", "CONTACT", "INSTANCE", "REASON", "STARTED", "PROVISIONAL", "FINAL",
+                                           "CANCELLED"])
+        for b in r.branches {
+            branches.append([String(b.id), b.contact, b.instanceID ?? "-", b.reason, offset(b.startedAt, from: r),
+                             response(b.provisionalStatus, b.provisionalAt, r), response(b.finalStatus, b.endedAt, r),
+                             b.cancelled ?? "-"])
+        }
+        var timeline = TextTable(headers: ["AT", "EVENT", "DETAIL"])
+        for e in r.events {
+            timeline.append([offset(e.at, from: r), e.event, e.detail ?? ""])
+        }
+        return [
+            header.render(),
+            section("Pushes", pushes, count: r.pushes.count),
+            section("Branches", branches, count: r.branches.count),
+            section("Timeline", timeline, count: r.events.count),
+        ].joined(separator: "\n\n")
+    }
+
+    /// `pending` while the call runs.
+    static func outcome(_ r: CallRecord) -> String {
+        r.outcome?.rawValue ?? "pending"
+    }
+
+    /// `4.5s`, `1m05s`, or `-` while the call runs.
+    static func duration(_ r: CallRecord) -> String {
+        guard let end = r.endedAt else { return "-" }
+        let tenths = Int((end.timeIntervalSince(r.startedAt) * 10).rounded())
+        if tenths < 600 { return "\(tenths / 10).\(abs(tenths % 10))s" }
+        let seconds = tenths / 10
+        let rest = seconds % 60
+        return "\(seconds / 60)m\(rest < 10 ? "0" : "")\(rest)s"
+    }
+
+    /// Milliseconds since the INVITE came in: `+2125ms`.
+    static func offset(_ date: Date, from r: CallRecord) -> String {
+        let ms = Int((date.timeIntervalSince(r.startedAt) * 1000).rounded())
+        return ms < 0 ? "\(ms)ms" : "+\(ms)ms"
+    }
+
+    /// `180 +2313ms`, or `-`.
+    private static func response(_ status: Int?, _ at: Date?, _ r: CallRecord) -> String {
+        guard let status else { return "-" }
+        return at.map { "\(status) \(offset($0, from: r))" } ?? String(status)
+    }
+
+    private static func section(_ title: String, _ table: TextTable, count: Int) -> String {
+        guard count > 0 else { return "\(title): none" }
+        // A last column left empty would leave the padding of the one before.
+        let lines = table.render().split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            var text = String(line)
+            while text.hasSuffix(" ") { text.removeLast() }
+            return text
+        }
+        return ([title] + lines).joined(separator: "\n")
+    }
+
+    static func plural(_ count: Int) -> String {
+        "\(count) call\(count == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import Storage
+
+struct CallsShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show the whole story of one call: pushes, branches, outcome and timeline.")
+
+    @OptionGroup var options: ConfigOption
+    @Argument(help: "The record id, the pairing id (the push Id, X-Push-ID) or the Call-ID of the INVITE.")
+    var id: String
+    @Flag(help: "JSON instead of text (the whole record).") var json = false
+
+    func run() throws {
+        let config = try options.load()
+        let database = try DatabaseAccess.open(config)
+        defer { try? database.close() }
+        guard let record = try CLIStorage.run({ try CallRecordStore(database: database).find(id) }) else {
+            throw CLIError("no call with record id, pairing id or Call-ID '\(id)'")
+        }
+        if json {
+            try JSONOutput.print(CallRecordJSON.object(record))
+            return
+        }
+        print(CallsOutput.story(record))
+    }
+}
