@@ -20,6 +20,8 @@ struct ConfigBuilder {
         config.http = try http(defaults.http)
         config.tuples = TuplesSection(
             staleAfterDays: try integer(key("tuples", "stale_after_days")) ?? defaults.tuples.staleAfterDays)
+        config.calls = try calls(defaults.calls)
+        config.push = try push(defaults.push)
         return config
     }
 
@@ -194,6 +196,62 @@ struct ConfigBuilder {
         return section
     }
 
+    private func calls(_ defaults: CallsSection) throws(ConfigError) -> CallsSection {
+        var section = defaults
+        section.wakeWindow = try integer(key("calls", "wake_window")) ?? defaults.wakeWindow
+        section.timeoutStatus = try integer(key("calls", "timeout_status")) ?? defaults.timeoutStatus
+        section.ringbackOnPush = boolean(key("calls", "ringback_on_push")) ?? defaults.ringbackOnPush
+        section.missedCallGrace = try integer(key("calls", "missed_call_grace")) ?? defaults.missedCallGrace
+        section.recordRetentionDays = try integer(key("calls", "record_retention_days")) ?? defaults.recordRetentionDays
+        let endKey = key("calls", "end_notification")
+        if let text = string(endKey) {
+            guard ["push", "message", "both"].contains(text.lowercased()) else {
+                throw invalid(endKey, "'\(text)' is not one of push, message, both")
+            }
+            section.endNotification = text.lowercased()
+        }
+        let pairingKey = key("calls", "pairing_id")
+        if let text = string(pairingKey) {
+            guard ["call-id", "uuid"].contains(text.lowercased()) else {
+                throw invalid(pairingKey, "'\(text)' is not one of call-id, uuid")
+            }
+            section.pairingID = text.lowercased()
+        }
+        let proxyKey = key("calls", "outbound_proxy")
+        if let text = string(proxyKey) {
+            let lower = text.lowercased()
+            guard text.isEmpty || ((lower.hasPrefix("sip:") || lower.hasPrefix("sips:")) && text.count > 5
+                                   && !text.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" })) else {
+                throw invalid(proxyKey, "'\(text)' is not a SIP URI (expected e.g. sip:pbx.example.com:5060;transport=tcp, or \"\")")
+            }
+            section.outboundProxy = text
+        }
+        return section
+    }
+
+    private func push(_ defaults: PushSection) throws(ConfigError) -> PushSection {
+        var section = defaults
+        section.enabled = boolean(key("push", "enabled")) ?? defaults.enabled
+        section.timeout = try integer(key("push", "timeout")) ?? defaults.timeout
+        section.incomingBadge = try integer(key("push", "incoming_badge")) ?? defaults.incomingBadge
+        section.missedBadge = try integer(key("push", "missed_badge")) ?? defaults.missedBadge
+        section.sound = string(key("push", "sound")) ?? defaults.sound
+        let urlKey = key("push", "gateway_url")
+        if let text = string(urlKey) {
+            let lower = text.lowercased()
+            guard (lower.hasPrefix("http://") || lower.hasPrefix("https://")), text.count > 8,
+                  !text.contains(where: { $0.isWhitespace }) else {
+                throw invalid(urlKey, "'\(text)' is not an http:// or https:// URL")
+            }
+            section.gatewayURL = text
+        }
+        let caKey = key("push", "ca_file")
+        if let path = string(caKey), !path.isEmpty {
+            section.caFile = try existingFile(path, for: caKey)
+        }
+        return section
+    }
+
     private func log(_ defaults: LogSection) throws(ConfigError) -> LogSection {
         var section = defaults
         let levelKey = key("log", "level")
@@ -225,6 +283,11 @@ struct ConfigBuilder {
 
     private func string(_ key: ConfigKey) -> String? {
         if case .string(let value)? = raw.value(key) { return value }
+        return nil
+    }
+
+    private func boolean(_ key: ConfigKey) -> Bool? {
+        if case .boolean(let value)? = raw.value(key) { return value }
         return nil
     }
 

@@ -35,10 +35,27 @@ enum ConfigSchema {
         ConfigKey(section: "http", name: "failed_logins_per_minute", kind: .integer(1...10_000)),
 
         ConfigKey(section: "tuples", name: "stale_after_days", kind: .integer(0...3650)),
+
+        ConfigKey(section: "calls", name: "wake_window", kind: .integer(1...600)),
+        ConfigKey(section: "calls", name: "timeout_status", kind: .integer(400...699)),
+        ConfigKey(section: "calls", name: "ringback_on_push", kind: .boolean),
+        ConfigKey(section: "calls", name: "end_notification", kind: .string),
+        ConfigKey(section: "calls", name: "missed_call_grace", kind: .integer(0...600)),
+        ConfigKey(section: "calls", name: "pairing_id", kind: .string),
+        ConfigKey(section: "calls", name: "outbound_proxy", kind: .string),
+        ConfigKey(section: "calls", name: "record_retention_days", kind: .integer(0...3650)),
+
+        ConfigKey(section: "push", name: "enabled", kind: .boolean),
+        ConfigKey(section: "push", name: "gateway_url", kind: .string),
+        ConfigKey(section: "push", name: "timeout", kind: .integer(1...60)),
+        ConfigKey(section: "push", name: "incoming_badge", kind: .integer(0...9999)),
+        ConfigKey(section: "push", name: "missed_badge", kind: .integer(0...9999)),
+        ConfigKey(section: "push", name: "sound", kind: .string),
+        ConfigKey(section: "push", name: "ca_file", kind: .string),
     ]
 
     /// Section names in file order.
-    static let sections: [String] = ["sip", "tls", "registrar", "auth", "database", "log", "http", "tuples"]
+    static let sections: [String] = ["sip", "tls", "registrar", "auth", "database", "log", "http", "tuples", "calls", "push"]
 
     static func key(section: String, name: String) -> ConfigKey? {
         keys.first { $0.section == section && $0.name == name }

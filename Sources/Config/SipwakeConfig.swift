@@ -16,11 +16,14 @@ public struct SipwakeConfig: Sendable, Hashable {
     public var log: LogSection
     public var http: HTTPSection
     public var tuples: TuplesSection
+    public var calls: CallsSection
+    public var push: PushSection
 
     public init(
         sip: SIPSection = SIPSection(), tls: TLSSection = TLSSection(), registrar: RegistrarSection = RegistrarSection(),
         auth: AuthSection = AuthSection(), database: DatabaseSection = DatabaseSection(), log: LogSection = LogSection(),
-        http: HTTPSection = HTTPSection(), tuples: TuplesSection = TuplesSection()
+        http: HTTPSection = HTTPSection(), tuples: TuplesSection = TuplesSection(),
+        calls: CallsSection = CallsSection(), push: PushSection = PushSection()
     ) {
         self.sip = sip
         self.tls = tls
@@ -30,6 +33,8 @@ public struct SipwakeConfig: Sendable, Hashable {
         self.log = log
         self.http = http
         self.tuples = tuples
+        self.calls = calls
+        self.push = push
     }
 
     /// Every key at its default. `database.path` is the unresolved `../var/sipwake.sqlite`

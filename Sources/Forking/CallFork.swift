@@ -167,20 +167,23 @@ public struct CallFork: Sendable {
     }
 
     private mutating func answered(_ branch: ForkBranch, _ status: Int) {
-        actions.append(.relayFinal(branch.id, status: status))
-        answeredDevice = branch.device
-        record.answeredBy = branch.binding.contact
-        cancelBranches(except: branch.id, reason: .answeredElsewhere)
-        end(.answered, respond: nil, notify: .answeredElsewhere, excluding: branch.device, messages: false)
-        record.finalStatus = status
+        decided(by: branch, status, cancelling: .answeredElsewhere, outcome: .answered,
+                notify: .answeredElsewhere, messages: false)
     }
 
     private mutating func declined(_ branch: ForkBranch, _ status: Int) {
+        decided(by: branch, status, cancelling: .declined, outcome: .declined, notify: .missed, messages: true)
+    }
+
+    /// A device decided the call (2xx or 6xx): its response goes upstream,
+    /// the other branches are cancelled and the other devices told.
+    private mutating func decided(by branch: ForkBranch, _ status: Int, cancelling reason: CancelReason,
+                                  outcome: CallOutcome, notify kind: PushKind, messages: Bool) {
         actions.append(.relayFinal(branch.id, status: status))
         answeredDevice = branch.device
         record.answeredBy = branch.binding.contact
-        cancelBranches(except: branch.id, reason: .declined)
-        end(.declined, respond: nil, notify: .missed, excluding: branch.device, messages: true)
+        cancelBranches(except: branch.id, reason: reason)
+        end(outcome, respond: nil, notify: kind, excluding: branch.device, messages: messages)
         record.finalStatus = status
     }
 

@@ -26,6 +26,11 @@ final class RegistrarHandler {
     /// Runs a closure back on the SIP loop, inside the owning actor.
     private let resume: @Sendable (@escaping @Sendable (RegistrarHandler) -> Void) -> Void
 
+    /// Told of every binding change as soon as the registrar accepts it (the
+    /// forking proxy forks to devices that register during a call), with the
+    /// REGISTER that caused it, nil for expiry.
+    var onBindingsChanged: (([BindingChange], IncomingRequest?) -> Void)?
+
     private var pending: [UInt64: PendingRegister] = [:]
     private var nextToken: UInt64 = 1
     /// How many bindings use each stream connection.
@@ -169,6 +174,52 @@ final class RegistrarHandler {
         return false
     }
 
+    // MARK: Requests through the proxy
+
+    /// The user record of a local user, when it exists.
+    func user(_ name: String) -> UserRecord? { credentials.users[name.lowercased()] }
+
+    /// The current bindings of an AOR.
+    func bindings(of aor: String) -> [Binding] { table.bindings(of: aor, now: clock()) }
+
+    /// Digest check of a request a phone sends through the proxy, such as an
+    /// INVITE (RFC 3261 §22.3): answers 407 with Proxy-Authenticate when it
+    /// has no or stale credentials, 403 when they are another user's than the
+    /// From. Returns the authenticated user, or nil once it has answered.
+    func authenticateCaller(_ request: IncomingRequest) -> String? {
+        let message = request.message
+        let parameters = message.digestProxyAuthorizations
+            .first { ($0["realm"] ?? "") == settings.realm } ?? message.digestProxyAuthorizations.first
+        var digest: DigestCredentials?
+        if let parameters {
+            guard let parsed = DigestCredentials(parameters: parameters) else {
+                reject(request, 400, "Bad Proxy-Authorization")
+                return nil
+            }
+            digest = parsed
+        }
+        let verdict = authenticator.verify(
+            method: message.method ?? "INVITE", credentials: digest,
+            expectedUser: message.fromURI?.user?.lowercased(), now: clock()
+        ) { [credentials] username, algorithm in
+            credentials.ha1(username: username, algorithm: algorithm)
+        }
+        switch verdict {
+        case .authenticated:
+            return digest?.username.lowercased()
+        case .challenge(let challenges):
+            let tags = SofiaTagList()
+            for challenge in challenges { tags.header("Proxy-Authenticate", challenge.headerValue) }
+            request.reply(407, "Proxy Authentication Required", tags: tags)
+        case .forbidden(let reason):
+            logger.notice("call forbidden", metadata: ["source": "\(request.source.host)", "reason": "\(reason)"])
+            request.reply(403, "Forbidden")
+        case .badRequest(let reason):
+            request.reply(400, reason)
+        }
+        return nil
+    }
+
     private func awaitUser(_ username: String, request: IncomingRequest) {
         let name = username.lowercased()
         let token = park(request)
@@ -223,6 +274,9 @@ final class RegistrarHandler {
             request.reply(status, reason, tags: tags)
         case .accepted(let changes, let bindings):
             track(changes)
+            // A device registering during a call gets its INVITE now, while
+            // the change is committed: the phone waits only 3 to 5 seconds.
+            if !changes.isEmpty { onBindingsChanged?(changes, request) }
             let wantsOutbound = registerRequest.contacts.contains { $0.instanceID != nil && $0.regID != nil }
                 && request.message.supported.contains { $0.lowercased() == "outbound" }
             if changes.isEmpty {
@@ -299,6 +353,7 @@ final class RegistrarHandler {
         let changes = table.expire(now: clock())
         guard !changes.isEmpty else { return }
         track(changes)
+        onBindingsChanged?(changes, nil)
         metrics.expired.increment(by: changes.count)
         metrics.bindings.record(table.count)
         let logger = self.logger

@@ -1,6 +1,7 @@
 import CSofiaSIP
 import Foundation
 import Logging
+import Push
 import Registrar
 import SIPCore
 import Storage
@@ -21,15 +22,26 @@ actor SIPServer: SIPRequestHandler {
     private let clock: @Sendable () -> Date
     private var agent: SIPAgent?
     private var registrar: RegistrarHandler?
+    private var calls: CallProxy?
+    private var dialogs: DialogRouter?
+    private let callSettings: CallProxySettings
+    private let tuples: TupleStore
+    private let records: CallRecordWriter?
+    private let push: PushClient?
     private var keepalive: BindingKeepalive?
     private var housekeeping: Task<Void, Never>?
     private var userRefresh: Task<Void, Never>?
 
-    static let allowedMethods = "REGISTER, OPTIONS"
+    static let allowedMethods = "REGISTER, OPTIONS, INVITE, ACK, CANCEL, BYE, UPDATE, INFO, PRACK, MESSAGE"
 
     init(loop: SIPLoop, listeners: [SIPListener], options: SIPAgentOptions, settings: RegistrarSettings,
-         writer: BindingWriter, directory: UserDirectory, logger: Logger,
+         writer: BindingWriter, directory: UserDirectory, callSettings: CallProxySettings,
+         tuples: TupleStore, records: CallRecordWriter?, push: PushClient?, logger: Logger,
          clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.callSettings = callSettings
+        self.tuples = tuples
+        self.records = records
+        self.push = push
         self.loop = loop
         self.listeners = listeners
         self.options = options
@@ -53,11 +65,30 @@ actor SIPServer: SIPRequestHandler {
             })
         registrar.load(bindings: bindings, users: users, usersVersion: usersVersion)
         self.registrar = registrar
+        let calls = CallProxy(
+            settings: callSettings, tuples: tuples, records: records, push: push, logger: logger, clock: clock,
+            resume: { [loop, weak self] body in
+                loop.execute { [weak self] in
+                    self?.assumeIsolated { server in
+                        if let calls = server.calls { body(calls) }
+                    }
+                }
+            })
+        calls.currentBindings = { [weak registrar] aor in registrar?.bindings(of: aor) ?? [] }
+        registrar.onBindingsChanged = { [weak calls] changes, request in
+            calls?.bindingsChanged(changes, receivedAt: request?.receivedAt)
+        }
+        self.calls = calls
+        let dialogs = DialogRouter(settings: callSettings, logger: logger)
+        self.dialogs = dialogs
         if settings.keepaliveInterval > 0 {
             keepalive = BindingKeepalive(intervalSeconds: settings.keepaliveInterval,
                                          domain: settings.primaryDomain, logger: logger)
         }
-        agent = try SIPAgent(loop: loop, listeners: listeners, options: options, handler: self)
+        let agent = try SIPAgent(loop: loop, listeners: listeners, options: options, handler: self)
+        self.agent = agent
+        calls.agent = agent
+        dialogs.agent = agent
         logger.info("sip listening", metadata: [
             "listen": "\(listeners.map { "\($0.transport.rawValue):\($0.host):\($0.port)" }.joined(separator: ","))",
             "bindings": "\(registrar.table.count)", "users": "\(users.count)"])
@@ -99,6 +130,14 @@ actor SIPServer: SIPRequestHandler {
     func stop() {
         housekeeping?.cancel()
         userRefresh?.cancel()
+        if let calls {
+            logger.info("call latency", metadata: [
+                "invite-to-forks-and-pushes": "\(calls.startLatency.summary)",
+                "register-to-late-fork": "\(calls.lateForkLatency.summary)"])
+            calls.closeAll()
+        }
+        calls = nil
+        dialogs = nil
         agent?.close()
         agent = nil
     }
@@ -111,6 +150,7 @@ actor SIPServer: SIPRequestHandler {
 
     private func tick() {
         registrar?.expire()
+        calls?.tick()
         guard let registrar, let agent else { return }
         keepalive?.tick(bindings: registrar.table.allBindings(), agent: agent)
         agent.connections.sweep(inUse: { registrar.isConnectionInUse($0) })
@@ -133,8 +173,16 @@ actor SIPServer: SIPRequestHandler {
             registrar?.handle(request)
         case sip_method_options:
             answerOptions(request)
+        case sip_method_invite where message.toTag == nil:
+            routeCall(request)
+        case sip_method_cancel:
+            // A CANCEL matching a pending INVITE never gets here (Sofia hands it
+            // to that INVITE); this one matches nothing.
+            request.reply(481, "Call/Transaction Does Not Exist")
+        case _ where dialogs?.isRoutedHere(message) == true:
+            dialogs?.forwardInDialog(request)
         case sip_method_ack:
-            // Nothing to answer; the transaction ends here.
+            // The ACK of a response this server sent itself: the transaction ends here.
             break
         default:
             if let uri = message.requestURI, !settings.serves(uri.host) {
@@ -144,6 +192,40 @@ actor SIPServer: SIPRequestHandler {
             } else {
                 request.reply(501, "Not Implemented", tags: SofiaTagList().header("Allow", Self.allowedMethods))
             }
+        }
+    }
+
+    /// A new INVITE: to a local user it starts a forked call; from an
+    /// authenticated phone to anything else it goes to the outbound proxy;
+    /// anything else is refused (never an open relay).
+    private func routeCall(_ request: IncomingRequest) {
+        guard let registrar, let calls, let dialogs else { return }
+        let message = request.message
+        guard let uri = message.requestURI else { return request.reply(400, "No Request-URI") }
+        let trusted = !settings.authEnabled || settings.isTrusted(request.source.host)
+        let local = settings.serves(uri.host)
+        if !trusted && !local && message.digestProxyAuthorizations.isEmpty {
+            logger.debug("relay refused", metadata: ["ruri": "\(uri)", "source": "\(request.source.host)"])
+            return request.reply(403, "Relaying Forbidden")
+        }
+        var caller: String?
+        if !trusted {
+            guard let user = registrar.authenticateCaller(request) else { return }
+            caller = user
+        }
+        if local, let name = uri.user, let user = registrar.user(name) {
+            calls.startCall(request, aor: user.username, bindings: registrar.bindings(of: user.username),
+                            wakeupHold: user.wakeupHold, callerTrusted: trusted)
+            return
+        }
+        if caller != nil, let outbound = callSettings.outboundProxy {
+            dialogs.forwardToOutboundProxy(request, outboundProxy: outbound)
+            return
+        }
+        if local {
+            request.reply(404, "Not Found")
+        } else {
+            request.reply(403, "Relaying Forbidden")
         }
     }
 

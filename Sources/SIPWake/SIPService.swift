@@ -1,6 +1,7 @@
 import Config
 import Foundation
 import Logging
+import Push
 import Registrar
 import ServiceLifecycle
 import SIPCore
@@ -13,13 +14,16 @@ import Storage
 public struct SIPService: Service {
     private let config: SipwakeConfig
     private let database: SipwakeDatabase
+    private let push: PushClient?
     private let logger: Logger
     private let ready: (@Sendable () -> Void)?
 
-    public init(config: SipwakeConfig, database: SipwakeDatabase, logger: Logger,
+    /// `push` is the running push client, nil when pushes are off.
+    public init(config: SipwakeConfig, database: SipwakeDatabase, push: PushClient? = nil, logger: Logger,
                 ready: (@Sendable () -> Void)? = nil) {
         self.config = config
         self.database = database
+        self.push = push
         self.logger = logger
         self.ready = ready
     }
@@ -53,16 +57,24 @@ public struct SIPService: Service {
         let writer = BindingWriter(store: bindingStore, logger: logger,
                                    maxBatch: config.database.groupCommitMaxBatch)
         writer.start()
+        // Call records are written off the loop; none are kept with retention 0.
+        let records = config.calls.recordRetentionDays > 0
+            ? CallRecordWriter(store: CallRecordStore(database: database), logger: logger) : nil
+        records?.start()
+        let callSettings = CallProxySettings(config: config, tokenSecret: secret, pushEnabled: push != nil)
         let loop = SIPLoop()
         try loop.start()
         let server = SIPServer(
             loop: loop, listeners: listeners,
             options: SIPAgentOptions(maxMessageSize: config.sip.maxMessageSize),
-            settings: settings, writer: writer, directory: UserDirectory(store: userStore), logger: logger)
+            settings: settings, writer: writer, directory: UserDirectory(store: userStore),
+            callSettings: callSettings, tuples: TupleStore(database: database), records: records, push: push,
+            logger: logger)
         do {
             try await server.start(bindings: bindings, users: users, usersVersion: usersVersion)
         } catch {
             writer.shutdown()
+            records?.shutdown()
             loop.stop()
             throw error
         }
@@ -79,6 +91,7 @@ public struct SIPService: Service {
         let remaining = await server.bindingCount
         await server.stop()
         loop.stop()
+        await Task.detached { records?.shutdown() }.value
         logger.info("sip stopped", metadata: ["bindings": "\(remaining)"])
     }
 }

@@ -3,6 +3,7 @@ import Config
 import Foundation
 import Hummingbird
 import Logging
+import Push
 import Registrar
 import ServiceLifecycle
 import Storage
@@ -14,9 +15,18 @@ public enum SipwakeServices {
     public static func make(config: SipwakeConfig, database: SipwakeDatabase, logger: Logger)
         -> [ServiceGroupConfiguration.ServiceConfiguration]
     {
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: SIPService(config: config, database: database, logger: logger)),
-        ]
+        // The group stops services in reverse order: the push client goes
+        // last, so the missed-call pushes of calls ended by the shutdown still leave.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        var push: PushClient?
+        if config.push.enabled {
+            let client = PushClient(settings: PushClientSettings(
+                gatewayURL: config.push.gatewayURL, timeout: Double(config.push.timeout),
+                caFile: config.push.caFile.isEmpty ? nil : config.push.caFile), logger: logger)
+            services.append(.init(service: client))
+            push = client
+        }
+        services.append(.init(service: SIPService(config: config, database: database, push: push, logger: logger)))
         if let listen = config.http.listen {
             var secret = Array(config.auth.secret.utf8)
             if secret.isEmpty { secret = (0..<32).map { _ in UInt8.random(in: .min ... .max) } }
@@ -37,10 +47,16 @@ public enum SipwakeServices {
                 logger: logger)
             services.append(.init(service: app))
         }
-        // The purge may finish at once (stale_after_days = 0): that must not stop the server.
+        // A purge may finish at once (retention 0): that must not stop the server.
+        let tuples = TupleStore(database: database)
         services.append(.init(
-            service: TuplePurgeService(store: TupleStore(database: database),
-                                       staleAfterDays: config.tuples.staleAfterDays, logger: logger),
+            service: RetentionPurgeService(what: "stale tuples", retentionDays: config.tuples.staleAfterDays,
+                                           logger: logger) { try tuples.purge(notSeenSince: $0) },
+            successTerminationBehavior: .ignore))
+        let records = CallRecordStore(database: database)
+        services.append(.init(
+            service: RetentionPurgeService(what: "old call records", retentionDays: config.calls.recordRetentionDays,
+                                           logger: logger) { try records.purge(startedBefore: $0) },
             successTerminationBehavior: .ignore))
         return services
     }

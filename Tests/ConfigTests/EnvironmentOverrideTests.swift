@@ -101,6 +101,13 @@ import Testing
             "SIPWAKE_HTTP_LISTEN": "[::1]:9090", "SIPWAKE_HTTP_ADMIN_TOKEN": "0123456789abcdef-token",
             "SIPWAKE_HTTP_MAX_BODY_SIZE": "4096", "SIPWAKE_HTTP_FAILED_LOGINS_PER_MINUTE": "3",
             "SIPWAKE_TUPLES_STALE_AFTER_DAYS": "7",
+            "SIPWAKE_CALLS_WAKE_WINDOW": "45", "SIPWAKE_CALLS_TIMEOUT_STATUS": "408",
+            "SIPWAKE_CALLS_RINGBACK_ON_PUSH": "true", "SIPWAKE_CALLS_END_NOTIFICATION": "MESSAGE",
+            "SIPWAKE_CALLS_MISSED_CALL_GRACE": "0", "SIPWAKE_CALLS_PAIRING_ID": "uuid",
+            "SIPWAKE_CALLS_OUTBOUND_PROXY": "sip:pbx.example.com;transport=tcp", "SIPWAKE_CALLS_RECORD_RETENTION_DAYS": "2",
+            "SIPWAKE_PUSH_ENABLED": "false", "SIPWAKE_PUSH_GATEWAY_URL": "http://127.0.0.1:8090/pnm2/send",
+            "SIPWAKE_PUSH_TIMEOUT": "3", "SIPWAKE_PUSH_INCOMING_BADGE": "2", "SIPWAKE_PUSH_MISSED_BADGE": "5",
+            "SIPWAKE_PUSH_SOUND": "", "SIPWAKE_PUSH_CA_FILE": "",
         ]
         #expect(Set(samples.keys) == Set(ConfigSchema.keys.map(\.environmentVariable)))
         let config = try parse(environment: samples)
@@ -120,5 +127,10 @@ import Testing
         #expect(config.auth.secret == "s3cret")
         #expect(config.database == DatabaseSection(path: "/data/sipwake.sqlite", groupCommitMaxBatch: 10))
         #expect(config.log == LogSection(level: .debug, format: .json))
+        #expect(config.calls == CallsSection(wakeWindow: 45, timeoutStatus: 408, ringbackOnPush: true,
+                                             endNotification: "message", missedCallGrace: 0, pairingID: "uuid",
+                                             outboundProxy: "sip:pbx.example.com;transport=tcp", recordRetentionDays: 2))
+        #expect(config.push == PushSection(enabled: false, gatewayURL: "http://127.0.0.1:8090/pnm2/send", timeout: 3,
+                                           incomingBadge: 2, missedBadge: 5, sound: "", caFile: ""))
     }
 }

@@ -37,6 +37,23 @@ import Testing
         ValidationCase(name: "batch zero", toml: "[database]\ngroup_commit_max_batch = 0",
                        kind: .invalidValue, key: "database.group_commit_max_batch", mentions: "out of range (1...100000)", line: 2),
 
+        ValidationCase(name: "wake window too long", toml: "[calls]\nwake_window = 601",
+                       kind: .invalidValue, key: "calls.wake_window", mentions: "601 is out of range (1...600)", line: 2),
+        ValidationCase(name: "timeout status not a failure", toml: "[calls]\ntimeout_status = 200",
+                       kind: .invalidValue, key: "calls.timeout_status", mentions: "200 is out of range (400...699)", line: 2),
+        ValidationCase(name: "end notification unknown", toml: "[calls]\nend_notification = \"sms\"",
+                       kind: .invalidValue, key: "calls.end_notification", mentions: "'sms' is not one of push, message, both", line: 2),
+        ValidationCase(name: "pairing id unknown", toml: "[calls]\npairing_id = \"random\"",
+                       kind: .invalidValue, key: "calls.pairing_id", mentions: "'random' is not one of call-id, uuid", line: 2),
+        ValidationCase(name: "outbound proxy not a SIP URI", toml: "[calls]\noutbound_proxy = \"pbx.example.com\"",
+                       kind: .invalidValue, key: "calls.outbound_proxy", mentions: "'pbx.example.com' is not a SIP URI", line: 2),
+        ValidationCase(name: "gateway not http", toml: "[push]\ngateway_url = \"ftp://gw/send\"",
+                       kind: .invalidValue, key: "push.gateway_url", mentions: "'ftp://gw/send' is not an http:// or https:// URL", line: 2),
+        ValidationCase(name: "push timeout zero", toml: "[push]\ntimeout = 0",
+                       kind: .invalidValue, key: "push.timeout", mentions: "0 is out of range (1...60)", line: 2),
+        ValidationCase(name: "missing CA file", toml: "[push]\nca_file = \"no-such-ca.pem\"",
+                       kind: .missingFile, key: "push.ca_file", mentions: "cannot read '/srv/sipwake/etc/no-such-ca.pem'", line: 2),
+
         // Cross-key rules.
         ValidationCase(name: "default_expires below min", toml: "[registrar]\nmin_expires = 60\ndefault_expires = 30",
                        kind: .invalidValue, key: "registrar.default_expires", mentions: "30 is outside min_expires...max_expires (60...3600)", line: 3),

@@ -41,7 +41,7 @@ actor SofiaTestUA {
     func send(
         method: String, uri: String, from: String, to: String, callID: String, cseq: UInt32,
         contacts: [String] = [], expires: Int? = nil, authorization: String? = nil,
-        extraHeaders: [(String, String)] = [], transport: String? = nil
+        extraHeaders: [(String, String)] = [], transport: String? = nil, maxForwards: Int = 70
     ) async -> TestResponse {
         let tags = SofiaTagList()
             .string(swk_tag_siptag_request_str(), "\(method) \(uri) SIP/2.0")
@@ -49,7 +49,7 @@ actor SofiaTestUA {
             .string(swk_tag_siptag_to_str(), to)
             .string(swk_tag_siptag_call_id_str(), callID)
             .string(swk_tag_siptag_cseq_str(), "\(cseq) \(method)")
-            .string(swk_tag_siptag_max_forwards_str(), "70")
+            .string(swk_tag_siptag_max_forwards_str(), String(maxForwards))
         if !contacts.isEmpty { tags.string(swk_tag_siptag_contact_str(), contacts.joined(separator: ", ")) }
         if let expires { tags.string(swk_tag_siptag_expires_str(), String(expires)) }
         if let authorization { tags.string(swk_tag_siptag_authorization_str(), authorization) }

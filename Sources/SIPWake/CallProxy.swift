@@ -1,0 +1,406 @@
+import CSofiaSIP
+import Forking
+import Foundation
+import Logging
+import Metrics
+import Push
+import Registrar
+import SIPCore
+import Storage
+
+/// The push-paired forking proxy as seen from the SIP loop (RFC 3261 §16):
+/// for each INVITE to a local user it runs a `CallFork` and carries out its
+/// actions: branches to the user's contacts, pushes to the user's devices,
+/// responses upstream, CANCELs, missed-call MESSAGEs. Calls from phones to
+/// other destinations go to the outbound proxy. Owned by `SIPServer`, loop
+/// thread only.
+final class CallProxy {
+    private let settings: CallProxySettings
+    private let tuples: TupleStore
+    private let records: CallRecordWriter?
+    private let push: PushClient?
+    private let logger: Logger
+    private let clock: @Sendable () -> Date
+    /// Runs a closure back on the SIP loop, inside the owning actor.
+    private let resume: @Sendable (@escaping @Sendable (CallProxy) -> Void) -> Void
+    private let metrics = CallMetrics()
+    /// INVITE received → its pushes handed to the HTTP client and its branches sent.
+    let startLatency = LatencyHistogram()
+    /// REGISTER received → the late branch to that device sent.
+    let lateForkLatency = LatencyHistogram()
+    private var branchesSent = 0
+    var agent: SIPAgent?
+
+    private var calls: [String: PendingCall] = [:]
+    /// Keys of the calls of each AOR, for late forking.
+    private var callsByAOR: [String: Set<String>] = [:]
+    /// Events produced while actions run, handled after them (no re-entrancy).
+    private var queued: [(String, ForkEvent)] = []
+    private var draining = false
+
+    init(settings: CallProxySettings, tuples: TupleStore, records: CallRecordWriter?, push: PushClient?,
+         logger: Logger, clock: @escaping @Sendable () -> Date,
+         resume: @escaping @Sendable (@escaping @Sendable (CallProxy) -> Void) -> Void) {
+        self.settings = settings
+        self.tuples = tuples
+        self.records = records
+        self.push = push
+        self.logger = logger
+        self.clock = clock
+        self.resume = resume
+    }
+
+    var pendingCount: Int { calls.count }
+
+    // MARK: Incoming call
+
+    /// An INVITE for `aor`, a local user, already authorised. `bindings` are
+    /// the user's contacts now; `wakeupHold` is the user's flag.
+    func startCall(_ request: IncomingRequest, aor: String, bindings: [Binding], wakeupHold: Bool, callerTrusted: Bool) {
+        let message = request.message
+        request.reply(100, "Trying")
+        guard let probe = ForwardedRequest(copying: message), probe.decrementMaxForwards() else {
+            metrics.rejected.increment()
+            request.reply(483, "Too Many Hops")
+            return
+        }
+        let callID = message.callID ?? UUID().uuidString
+        let pairingID = message.unknownHeader("X-Push-ID").first.map { $0.trimmingCharacters(in: .whitespaces) }
+            .flatMap { $0.isEmpty ? nil : $0 }
+            ?? (settings.pairingFromUUID ? UUID().uuidString : callID)
+        let from = message.fromURI
+        let caller = CallerInfo(uri: from?.description ?? "", displayName: message.fromDisplay.map(Self.unquote),
+                                user: from?.user, domain: from?.host)
+        let media = (message.body ?? "").range(of: "m=video", options: .caseInsensitive) != nil ? "video" : "audio"
+        let key = UUID().uuidString
+        let now = clock()
+        let fork = CallFork(recordID: key, pairingID: pairingID, callID: callID, callee: aor, caller: caller,
+                            settings: settings.fork, now: now)
+        let callerToken = RecordRouteToken(flow: Self.flow(of: request.source, trusted: callerTrusted))
+            .encoded(callID: callID, secret: settings.tokenSecret)
+        let call = PendingCall(key: key, aor: aor, request: request, fork: fork, pairingID: pairingID,
+                               caller: caller, media: media, callerToken: callerToken)
+        calls[key] = call
+        callsByAOR[aor, default: []].insert(key)
+        metrics.calls.increment()
+        request.onCancel { [weak self] reason in
+            self?.callerCancelled(key, reason: reason)
+        }
+        logger.debug("call received", metadata: ["callee": "\(aor)", "pairing": "\(pairingID)", "call-id": "\(callID)"])
+
+        guard wakeupHold && settings.pushEnabled else {
+            deliver(key, .start(bindings: bindings, targets: [], wakeupHold: wakeupHold))
+            return
+        }
+        // Tuples are read off the loop; the fork starts when they are known.
+        let tuples = self.tuples
+        let resume = self.resume
+        let logger = self.logger
+        Task.detached {
+            let loaded = CallProxy.loadTargets(tuples, aor: aor, logger: logger)
+            resume { proxy in proxy.tuplesLoaded(key, targets: loaded) }
+        }
+    }
+
+    private static func loadTargets(_ tuples: TupleStore, aor: String, logger: Logger) -> [PushTarget] {
+        do {
+            return try tuples.list(username: aor, limit: 1000).map { tuple in
+                PushTarget(tupleID: tuple.id, selector: tuple.selector, callsAppID: tuple.appIDCalls,
+                           callsToken: tuple.tokenCalls, otherAppID: tuple.appIDOther, otherToken: tuple.tokenOther)
+            }
+        } catch {
+            logger.error("device tuples not read", metadata: ["callee": "\(aor)", "error": "\(error)"])
+            return []
+        }
+    }
+
+    private func tuplesLoaded(_ key: String, targets: [PushTarget]) {
+        guard let call = calls[key] else { return }
+        let bindings = currentBindings?(call.aor) ?? []
+        deliver(key, .start(bindings: bindings, targets: targets, wakeupHold: true))
+    }
+
+    /// The user's contacts now (set by the owner: the registrar's table).
+    var currentBindings: ((String) -> [Binding])?
+
+    private func callerCancelled(_ key: String, reason: String?) {
+        guard let call = calls[key] else { return }
+        call.cancelReason = reason
+        let elsewhere = reason.map { $0.lowercased().replacingOccurrences(of: " ", with: "").contains("cause=200") } ?? false
+        deliver(key, .callerCancelled(answeredElsewhere: elsewhere))
+    }
+
+    // MARK: Registrations during calls
+
+    /// Binding changes accepted by the registrar: devices registering while a
+    /// call to their user is pending get a branch at once.
+    func bindingsChanged(_ changes: [BindingChange], receivedAt: ContinuousClock.Instant?) {
+        guard !calls.isEmpty else { return }
+        let before = branchesSent
+        for change in changes {
+            let aor: String
+            let event: ForkEvent
+            switch change {
+            case .added(let b): aor = b.aor; event = .bindingAdded(b)
+            case .refreshed(let old, let new): aor = new.aor; event = .bindingRefreshed(old: old, new: new)
+            case .removed(let b, _): aor = b.aor; event = .bindingRemoved(b)
+            }
+            guard let keys = callsByAOR[aor] else { continue }
+            for key in keys { deliver(key, event) }
+        }
+        if let receivedAt, branchesSent > before {
+            let elapsed = ContinuousClock.now - receivedAt
+            lateForkLatency.record(elapsed)
+            metrics.lateForkLatency.record(duration: elapsed)
+        }
+    }
+
+    // MARK: Timers
+
+    /// Called every tick: fires the deadlines that have passed.
+    func tick() {
+        let now = clock()
+        for (key, call) in calls {
+            if let deadline = call.fork.nextDeadline, deadline <= now { deliver(key, .timer) }
+            else if call.fork.isFinished { finish(key) }
+        }
+    }
+
+    /// Ends every call (shutdown): callers get 503 via the owner's shutdown path.
+    func closeAll() {
+        for key in Array(calls.keys) { finish(key) }
+    }
+
+    // MARK: Events and actions
+
+    private func deliver(_ key: String, _ event: ForkEvent) {
+        queued.append((key, event))
+        guard !draining else { return }
+        draining = true
+        while !queued.isEmpty {
+            let (k, e) = queued.removeFirst()
+            handle(k, e)
+        }
+        draining = false
+    }
+
+    private func handle(_ key: String, _ event: ForkEvent) {
+        guard let call = calls[key] else { return }
+        let actions = call.fork.handle(event, now: clock())
+        for action in actions { perform(action, call) }
+        if case .start = event {
+            let elapsed = ContinuousClock.now - call.request.receivedAt
+            startLatency.record(elapsed)
+            metrics.startLatency.record(duration: elapsed)
+        }
+        let record = call.fork.record
+        if record != call.savedRecord {
+            call.savedRecord = record
+            records?.save(record)
+        }
+        if call.fork.isFinished { finish(key) }
+    }
+
+    private func finish(_ key: String) {
+        guard let call = calls.removeValue(forKey: key) else { return }
+        callsByAOR[call.aor]?.remove(key)
+        if callsByAOR[call.aor]?.isEmpty == true { callsByAOR[call.aor] = nil }
+        call.releaseBranches()
+        if call.request.finalStatus == nil { call.request.reply(500, "Call Not Completed") }
+    }
+
+    private func perform(_ action: ForkAction, _ call: PendingCall) {
+        switch action {
+        case .fork(let id, let binding):
+            sendBranch(id, to: binding, call)
+        case .cancel(let id, let reason):
+            call.branches[id]?.cancel(reason: reasonHeader(reason, call))
+        case .relayProvisional(let id, _):
+            if let response = call.provisional[id] { call.request.relay(response) }
+        case .relayFinal(let id, let status):
+            if let response = call.finals[id] {
+                call.request.relay(response)
+            } else {
+                call.request.reply(status)
+            }
+        case .respond(let status):
+            call.request.reply(status, Self.phrase(status))
+        case .ringback:
+            call.request.reply(180, "Ringing")
+        case .push(let id, let target, let kind):
+            sendPush(id, target, kind, call)
+        case .deleteTuple(let tupleID):
+            let tuples = self.tuples
+            let logger = self.logger
+            Task {
+                do { _ = try tuples.delete(id: tupleID) } catch {
+                    logger.error("stale tuple not deleted", metadata: ["tuple": "\(tupleID)", "error": "\(error)"])
+                }
+            }
+        case .missedCallMessage(let binding):
+            sendMissedCallMessage(to: binding, call)
+        }
+    }
+
+    private func sendBranch(_ id: BranchID, to binding: Binding, _ call: PendingCall) {
+        guard let agent, let request = call.request.forwardCopy() else {
+            queued.append((call.key, .final(id, status: 503)))
+            return
+        }
+        let route = BindingRoute(binding)
+        let callID = call.request.message.callID ?? ""
+        _ = request.setRequestURI(binding.contact)
+        _ = request.decrementMaxForwards()
+        removeOwnRoutes(request)
+        if call.request.message.unknownHeader("X-Push-ID").isEmpty {
+            request.addHeader("X-Push-ID", call.pairingID)
+        }
+        request.prependRoutes(route.routeHeaders)
+        let calleeToken = RecordRouteToken(flow: binding.path.isEmpty ? binding.source : nil)
+            .encoded(callID: callID, secret: settings.tokenSecret)
+        request.prependRecordRoutes([
+            settings.recordRoute(transport: binding.source.transport, token: calleeToken),
+            settings.recordRoute(transport: SIPTransport(rawValue: call.request.source.transport) ?? .udp,
+                                 token: call.callerToken),
+        ])
+        let transport = route.connectionID.flatMap { agent.connections.transport(for: $0) }
+        let key = call.key
+        let branch = agent.fork(request, route: route.nextHop, transport: transport) { [weak self] status, response in
+            self?.branchResponse(key, id, status: status, response: response)
+        }
+        if let branch {
+            call.branches[id] = branch
+            branchesSent += 1
+            metrics.branches.increment()
+            logger.debug("branch sent", metadata: ["callee": "\(call.aor)", "contact": "\(binding.contact)", "branch": "\(id)"])
+        } else {
+            metrics.branchFailures.increment()
+            queued.append((call.key, .final(id, status: 503)))
+        }
+    }
+
+    private func branchResponse(_ key: String, _ id: BranchID, status: Int, response: SIPResponse?) {
+        guard let call = calls[key] else { return }
+        if status < 200 {
+            if let response { call.provisional[id] = response }
+            deliver(key, .provisional(id, status: status))
+        } else {
+            if let response, call.finals[id] == nil || (200..<300).contains(status) { call.finals[id] = response }
+            deliver(key, .final(id, status: status))
+        }
+    }
+
+    private func reasonHeader(_ reason: CancelReason, _ call: PendingCall) -> String? {
+        switch reason {
+        case .answeredElsewhere: return "SIP;cause=200;text=\"Call completed elsewhere\""
+        case .callerCancelled: return call.cancelReason
+        case .declined: return "SIP;cause=603;text=\"Declined\""
+        case .noAnswer: return "SIP;cause=480;text=\"No answer\""
+        case .replaced, .unregistered: return nil
+        }
+    }
+
+    // MARK: Pushes
+
+    private func sendPush(_ id: PushID, _ target: PushTarget, _ kind: PushKind, _ call: PendingCall) {
+        let incoming = kind == .incomingCall
+        let appID = incoming ? (target.callsAppID ?? target.otherAppID) : (target.otherAppID ?? target.callsAppID)
+        let token = incoming ? (target.callsToken ?? target.otherToken) : (target.otherToken ?? target.callsToken)
+        guard let push, let appID, let token, let verb = PushVerb(rawValue: kind.rawValue) else {
+            queued.append((call.key, .pushResult(id, .failed(status: nil, detail: "push delivery is off"))))
+            return
+        }
+        let notification = PushNotification(
+            verb: verb, appID: appID, deviceToken: token, selector: target.selector, pairingID: call.pairingID,
+            callerDisplayName: call.caller.displayName, callerUser: call.caller.user,
+            callerDomain: call.caller.domain, media: incoming ? call.media : nil,
+            badge: incoming ? settings.incomingBadge : settings.missedBadge, sound: settings.sound,
+            timestamp: Int(clock().timeIntervalSince1970))
+        call.pushes[id] = (target, kind)
+        metrics.pushes.increment()
+        let key = call.key
+        let resume = self.resume
+        push.send(notification) { result in
+            resume { proxy in proxy.pushCompleted(key, id, tupleID: target.tupleID, result: result) }
+        }
+    }
+
+    private func pushCompleted(_ key: String, _ id: PushID, tupleID: Int64, result: PushResult) {
+        let now = clock()
+        let tuples = self.tuples
+        Task { try? tuples.recordPushResult(id: tupleID, at: now, status: result.httpStatus, result: result.kind.rawValue) }
+        if result.kind != .delivered { metrics.pushFailures.increment() }
+        let delivery: PushDelivery
+        switch result.kind {
+        case .delivered: delivery = .delivered(status: result.httpStatus ?? 200)
+        case .tokenGone: delivery = .tokenGone(status: result.httpStatus, detail: result.detail)
+        case .retryable: delivery = .retryable(status: result.httpStatus, detail: result.detail)
+        case .failed: delivery = .failed(status: result.httpStatus, detail: result.detail)
+        }
+        deliver(key, .pushResult(id, delivery))
+    }
+
+    // MARK: Missed-call MESSAGE
+
+    private func sendMissedCallMessage(to binding: Binding, _ call: PendingCall) {
+        guard let agent else { return }
+        let route = BindingRoute(binding)
+        let tags = SofiaTagList()
+            .requestLine("MESSAGE", binding.contact)
+            .from("<sip:\(call.caller.user ?? "sipwake")@\(call.caller.domain ?? settings.domain)>;tag=\(UUID().uuidString.prefix(8))")
+            .to("<sip:\(binding.aor)@\(settings.domain)>")
+            .callID(UUID().uuidString)
+            .cseq(1, "MESSAGE")
+            .maxForwards(70)
+            .header("X-Push-ID", call.pairingID)
+            .header("Content-Type", "application/x-acro-missed-call")
+        for value in route.routeHeaders { tags.header("Route", value) }
+        let transport = route.connectionID.flatMap { agent.connections.transport(for: $0) }
+        let metrics = self.metrics
+        let sent = agent.sendRequest(tags: tags, route: route.nextHop, transport: transport) { status in
+            if status >= 300 { metrics.messageFailures.increment() }
+        }
+        if !sent { metrics.messageFailures.increment() }
+    }
+
+    // MARK: Helpers
+
+    /// Pops the Route entries this proxy wrote (a PBX may preload one).
+    private func removeOwnRoutes(_ request: ForwardedRequest) {
+        while let top = request.routes.first, top.contains(";\(RecordRouteToken.parameter)=") || isOwnRoute(top) {
+            request.popRoute()
+        }
+    }
+
+    private func isOwnRoute(_ value: String) -> Bool {
+        let uri = BindingRoute.uri(ofNameAddr: value).lowercased()
+        let host = settings.recordRouteHost.lowercased()
+        return settings.ports.values.contains { uri.hasPrefix("sip:\(host):\($0)") }
+            || uri == "sip:\(host);lr" || uri.hasPrefix("sip:\(host);")
+    }
+
+    static func flow(of source: RequestSource, trusted: Bool) -> BindingSource? {
+        guard !trusted, let transport = SIPTransport(rawValue: source.transport) else { return nil }
+        return BindingSource(transport: transport, host: source.host, port: source.port,
+                             connectionID: source.connectionID)
+    }
+
+    static func unquote(_ s: String) -> String {
+        s.count >= 2 && s.hasPrefix("\"") && s.hasSuffix("\"") ? String(s.dropFirst().dropLast()) : s
+    }
+
+    static func phrase(_ status: Int) -> String {
+        switch status {
+        case 404: return "Not Found"
+        case 408: return "Request Timeout"
+        case 480: return "Temporarily Unavailable"
+        case 486: return "Busy Here"
+        case 487: return "Request Terminated"
+        case 500: return "Server Internal Error"
+        case 503: return "Service Unavailable"
+        case 600: return "Busy Everywhere"
+        case 603: return "Decline"
+        default: return "Call Failed"
+        }
+    }
+}

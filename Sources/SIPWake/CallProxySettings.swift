@@ -1,0 +1,60 @@
+import Config
+import Foundation
+import Forking
+import Registrar
+
+/// What the forking proxy needs from the configuration, resolved once at start.
+struct CallProxySettings: Sendable {
+    var fork = ForkSettings()
+    /// Use a new UUID, not the Call-ID, as the pairing id of an INVITE without X-Push-ID.
+    var pairingFromUUID = false
+    /// Where calls from phones to anything that is not a local user go.
+    var outboundProxy: String?
+    /// Host written in Record-Route (`sip.public_host`, else the listen address).
+    var recordRouteHost = "127.0.0.1"
+    /// Port of each transport sipwake listens on, for Record-Route.
+    var ports: [SIPTransport: Int] = [:]
+    /// Key of the Record-Route tokens.
+    var tokenSecret: [UInt8] = []
+    var pushEnabled = false
+    var incomingBadge = 0
+    var missedBadge = 1
+    var sound: String? = "default"
+    /// The first served domain, for the URIs sipwake writes itself.
+    var domain = "localhost"
+
+    init(config: SipwakeConfig, tokenSecret: [UInt8], pushEnabled: Bool) {
+        fork = ForkSettings(
+            wakeWindow: TimeInterval(config.calls.wakeWindow), timeoutStatus: config.calls.timeoutStatus,
+            ringbackOnPush: config.calls.ringbackOnPush,
+            endNotification: EndNotification(rawValue: config.calls.endNotification) ?? .both,
+            missedCallGrace: TimeInterval(config.calls.missedCallGrace))
+        pairingFromUUID = config.calls.pairingID == "uuid"
+        outboundProxy = config.calls.outboundProxy.isEmpty ? nil : config.calls.outboundProxy
+        let firstListen = config.sip.listen.first
+        if !config.sip.publicHost.isEmpty {
+            recordRouteHost = config.sip.publicHost
+        } else if let host = firstListen?.host, host != "0.0.0.0", host != "::" {
+            recordRouteHost = host
+        } else {
+            recordRouteHost = config.sip.domains.first ?? "127.0.0.1"
+        }
+        for address in config.sip.listen {
+            guard let transport = SIPTransport(rawValue: address.transport.rawValue), ports[transport] == nil else { continue }
+            ports[transport] = address.port
+        }
+        self.tokenSecret = tokenSecret
+        self.pushEnabled = pushEnabled
+        incomingBadge = config.push.incomingBadge
+        missedBadge = config.push.missedBadge
+        sound = config.push.sound.isEmpty ? nil : config.push.sound
+        domain = config.sip.domains.first ?? "localhost"
+    }
+
+    /// The Record-Route entry of this proxy on one transport, with its token.
+    func recordRoute(transport: SIPTransport, token: String) -> String {
+        let host = recordRouteHost.contains(":") && !recordRouteHost.hasPrefix("[") ? "[\(recordRouteHost)]" : recordRouteHost
+        let port = ports[transport] ?? ports[.udp] ?? 5060
+        return "<sip:\(host):\(port);transport=\(transport.rawValue);lr;\(RecordRouteToken.parameter)=\(token)>"
+    }
+}

@@ -1,0 +1,139 @@
+import CSofiaSIP
+import Foundation
+import Logging
+import Registrar
+import SIPCore
+
+/// Requests that follow a route set this proxy is on (RFC 3261 §16.4, §16.12):
+/// ACK of a 2xx, BYE, re-INVITE, UPDATE, INFO... in either direction, and new
+/// calls from phones to the outbound proxy. The Route entries this proxy wrote
+/// carry a signed token (`RecordRouteToken`); a request whose own Route does
+/// not verify is refused, so a forged Route cannot make sipwake relay.
+/// Owned by `SIPServer`, loop thread only.
+final class DialogRouter {
+    private let settings: CallProxySettings
+    private let logger: Logger
+    private let metrics = CallMetrics()
+    var agent: SIPAgent?
+    /// Requests forwarded statefully, until their final response is relayed.
+    private var inFlight: [ObjectIdentifier: (request: IncomingRequest, branch: ProxyBranch)] = [:]
+
+    init(settings: CallProxySettings, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// True when the request's topmost Route names this proxy.
+    func isRoutedHere(_ message: SIPMessage) -> Bool {
+        guard let top = message.routes.first else { return false }
+        return top.contains(";\(RecordRouteToken.parameter)=")
+    }
+
+    /// Forwards a request that carries this proxy's Route entries.
+    func forwardInDialog(_ request: IncomingRequest) {
+        let message = request.message
+        let isACK = message.methodKind == sip_method_ack
+        guard let copy = request.forwardCopy() else { return fail(request, 500, "Server Internal Error") }
+        let callID = message.callID ?? ""
+        var tokens: [RecordRouteToken] = []
+        while let top = copy.routes.first, let value = Self.tokenValue(top) {
+            guard let token = RecordRouteToken(encoded: value, callID: callID, secret: settings.tokenSecret) else {
+                logger.notice("forged route refused", metadata: ["source": "\(request.source.host)", "call-id": "\(callID)"])
+                return fail(request, 403, "Forbidden")
+            }
+            tokens.append(token)
+            copy.popRoute()
+        }
+        guard !tokens.isEmpty else { return fail(request, 403, "Forbidden") }
+        guard copy.decrementMaxForwards() else { return fail(request, 483, "Too Many Hops") }
+
+        // Toward the side the request did not come from.
+        let flow = tokens.compactMap(\.flow).first { !Self.matches($0, request.source) }
+        let nextHop: String
+        var transport: OpaquePointer?
+        if let route = copy.routes.first {
+            nextHop = BindingRoute.uri(ofNameAddr: route)
+        } else if let flow {
+            let host = flow.host.contains(":") ? "[\(flow.host)]" : flow.host
+            nextHop = "sip:\(host):\(flow.port);transport=\(flow.transport.rawValue)"
+            transport = flow.connectionID.flatMap { agent?.connections.transport(for: $0) }
+        } else if let uri = message.requestURI {
+            nextHop = uri.description
+        } else {
+            return fail(request, 400, "No Request-URI")
+        }
+        forward(request, copy, nextHop: nextHop, transport: transport, stateless: isACK)
+    }
+
+    /// A new call from an authenticated phone to a destination that is not a
+    /// local user: to the outbound proxy, record-routed so the rest of the
+    /// dialog comes back through here and reaches the phone behind its NAT.
+    func forwardToOutboundProxy(_ request: IncomingRequest, outboundProxy: String) {
+        guard let copy = request.forwardCopy() else { return fail(request, 500, "Server Internal Error") }
+        guard copy.decrementMaxForwards() else { return fail(request, 483, "Too Many Hops") }
+        while let top = copy.routes.first, Self.tokenValue(top) != nil { copy.popRoute() }
+        let callID = request.message.callID ?? ""
+        let phoneSide = RecordRouteToken(flow: CallProxy.flow(of: request.source, trusted: false))
+            .encoded(callID: callID, secret: settings.tokenSecret)
+        let pbxSide = RecordRouteToken(flow: nil).encoded(callID: callID, secret: settings.tokenSecret)
+        let outboundTransport = Self.transport(of: outboundProxy)
+        copy.prependRecordRoutes([
+            settings.recordRoute(transport: outboundTransport, token: pbxSide),
+            settings.recordRoute(transport: SIPTransport(rawValue: request.source.transport) ?? .udp, token: phoneSide),
+        ])
+        request.reply(100, "Trying")
+        forward(request, copy, nextHop: outboundProxy, transport: nil, stateless: false)
+    }
+
+    private func forward(_ request: IncomingRequest, _ copy: ForwardedRequest, nextHop: String,
+                         transport: OpaquePointer?, stateless: Bool) {
+        guard let agent else { return fail(request, 503, "Service Unavailable") }
+        metrics.forwarded.increment()
+        if stateless {
+            if !agent.forwardStateless(copy, route: nextHop, transport: transport) {
+                logger.debug("ack not forwarded", metadata: ["next-hop": "\(nextHop)"])
+            }
+            return
+        }
+        let key = ObjectIdentifier(request)
+        let branch = agent.fork(copy, route: nextHop, transport: transport) { [weak self] status, response in
+            guard let self, let entry = self.inFlight[key] else { return }
+            if let response { entry.request.relay(response) } else if status >= 200 { entry.request.reply(status) }
+            if status >= 200 {
+                // Later 2xx retransmissions find no transaction and are
+                // forwarded statelessly by their Via (SIPAgent).
+                self.inFlight[key] = nil
+                entry.branch.release()
+            }
+        }
+        guard let branch else { return fail(request, 503, "Service Unavailable") }
+        inFlight[key] = (request, branch)
+        request.onCancel { [weak self] reason in
+            self?.inFlight[key]?.branch.cancel(reason: reason)
+        }
+    }
+
+    private func fail(_ request: IncomingRequest, _ status: Int, _ phrase: String) {
+        if request.message.methodKind != sip_method_ack { request.reply(status, phrase) }
+    }
+
+    static func tokenValue(_ route: String) -> String? {
+        let marker = ";\(RecordRouteToken.parameter)="
+        guard let range = route.range(of: marker) else { return nil }
+        let rest = route[range.upperBound...]
+        let end = rest.firstIndex { $0 == ";" || $0 == ">" || $0 == "," } ?? rest.endIndex
+        return String(rest[..<end])
+    }
+
+    static func matches(_ flow: BindingSource, _ source: RequestSource) -> Bool {
+        if let connection = flow.connectionID, let other = source.connectionID { return connection == other }
+        return flow.transport.rawValue == source.transport && flow.host == source.host && flow.port == source.port
+    }
+
+    static func transport(of uri: String) -> SIPTransport {
+        let lower = uri.lowercased()
+        if lower.contains("transport=tcp") { return .tcp }
+        if lower.contains("transport=tls") || lower.hasPrefix("sips:") { return .tls }
+        return .udp
+    }
+}

@@ -1,0 +1,52 @@
+import Forking
+import Foundation
+import Registrar
+import SIPCore
+import Storage
+
+/// One incoming call while sipwake handles it: the caller's INVITE server
+/// transaction, the pure state machine deciding what happens, and the SIP
+/// and push work carried out for it. Owned by `CallProxy`, loop thread only.
+final class PendingCall {
+    let key: String
+    let aor: String
+    let request: IncomingRequest
+    var fork: CallFork
+    let pairingID: String
+    let caller: CallerInfo
+    let media: String
+    /// The caller-facing Record-Route token.
+    let callerToken: String
+    /// The client transaction of each branch.
+    var branches: [BranchID: ProxyBranch] = [:]
+    /// The latest provisional and the final response of each branch, kept to
+    /// relay upstream when the state machine says so.
+    var provisional: [BranchID: SIPResponse] = [:]
+    var finals: [BranchID: SIPResponse] = [:]
+    /// What the caller's CANCEL said, to pass on to the branches.
+    var cancelReason: String?
+    /// Push attempts in flight: which tuple and verb each one is.
+    var pushes: [PushID: (target: PushTarget, kind: PushKind)] = [:]
+    /// The record as last handed to the writer.
+    var savedRecord: CallRecord?
+
+    init(key: String, aor: String, request: IncomingRequest, fork: CallFork, pairingID: String,
+         caller: CallerInfo, media: String, callerToken: String) {
+        self.key = key
+        self.aor = aor
+        self.request = request
+        self.fork = fork
+        self.pairingID = pairingID
+        self.caller = caller
+        self.media = media
+        self.callerToken = callerToken
+    }
+
+    /// Frees every client transaction (on the next loop turn).
+    func releaseBranches() {
+        for branch in branches.values { branch.release() }
+        branches.removeAll()
+        provisional.removeAll()
+        finals.removeAll()
+    }
+}
