@@ -38,4 +38,7 @@
 #include <sofia-sip/tport_tag.h>
 #include <sofia-sip/auth_client.h>
 #include <sofia-sip/auth_digest.h>
+#include <sofia-sip/nua.h>
+#include <sofia-sip/nua_tag.h>
+#include <sofia-sip/soa_tag.h>
 #endif
