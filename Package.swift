@@ -165,6 +165,8 @@ let package = Package(
             dependencies: [
                 "SIPCore", "Registrar", "Storage", "Config", "CSofiaSIP", "CSofiaShim", "PushSink",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
     ]

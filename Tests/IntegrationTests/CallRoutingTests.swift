@@ -88,7 +88,13 @@ final class CallRoutingTests: IntegrationTestCase {
 
     /// The parameters of the first Proxy-Authenticate challenge in a response.
     static func proxyChallenge(_ text: String) -> [String: String]? {
-        guard let line = text.components(separatedBy: "\r\n").first(where: { $0.lowercased().hasPrefix("proxy-authenticate:") }),
+        challenge(text, header: "Proxy-Authenticate")
+    }
+
+    /// The parameters of the first challenge in `header` (WWW-Authenticate or Proxy-Authenticate).
+    static func challenge(_ text: String, header: String) -> [String: String]? {
+        let prefix = header.lowercased() + ":"
+        guard let line = text.components(separatedBy: "\r\n").first(where: { $0.lowercased().hasPrefix(prefix) }),
               let range = line.range(of: "Digest ") else { return nil }
         var result: [String: String] = [:]
         for part in line[range.upperBound...].split(separator: ",") {

@@ -58,6 +58,8 @@ actor SofiaPhone {
     private var newInvites: [SofiaPhoneIncomingCall] = []
     private var inviteCount = 0
     private var messages: [SofiaPhoneMessage] = []
+    /// The loopback address the phone binds.
+    nonisolated let host: String
     /// Reason phrases handed to NUA, which keeps the pointers.
     private var phrases: [UnsafeMutablePointer<CChar>] = []
 
@@ -72,14 +74,17 @@ actor SofiaPhone {
     /// How long a request may take before Sofia times it out itself (64*T1 plus slack).
     private static let transactionTimeout: Duration = .seconds(40)
 
-    init(name: String, transport: String = "udp") {
+    /// `host`: the loopback address to bind, e.g. 127.0.0.2 for a PBX that
+    /// sipwake trusts while phones on 127.0.0.1 are challenged.
+    init(name: String, transport: String = "udp", host: String = "127.0.0.1") {
         self.name = name
         self.transport = transport
+        self.host = host
         self.loop = SIPLoop(name: "phone-\(name)")
     }
 
     var contactURI: String {
-        "sip:\(name)@127.0.0.1:\(port)" + (transport == "udp" ? "" : ";transport=\(transport)")
+        "sip:\(name)@\(host):\(port)" + (transport == "udp" ? "" : ";transport=\(transport)")
     }
 
     /// Starts the loop thread, then NUA on it.
@@ -96,7 +101,7 @@ actor SofiaPhone {
         for _ in 0..<20 {
             let port = try TestPorts.free()
             let tags = SofiaTagList()
-                .string(swk_tag_nutag_url(), "sip:127.0.0.1:\(port);transport=\(transport)")
+                .string(swk_tag_nutag_url(), "sip:\(host):\(port);transport=\(transport)")
                 .string(swk_tag_nutag_m_username(), name)
                 .bool(swk_tag_nutag_autoanswer(), false)
                 .bool(swk_tag_nutag_autoalert(), false)

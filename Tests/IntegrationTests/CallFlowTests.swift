@@ -1,0 +1,486 @@
+import Foundation
+import Storage
+import XCTest
+
+/// Calls end to end on loopback: a real `sipwake serve`, a PBX and phones
+/// played by Sofia-SIP user agents (`SofiaPhone`), and a push gateway in the
+/// test process (`LabPushGateway`) that records every push. The PBX calls from
+/// 127.0.0.2, a trusted peer; phones register from 127.0.0.1 with digest auth.
+final class CallFlowTests: IntegrationTestCase {
+    private var phones: [SofiaPhone] = []
+    private var gateways: [LabPushGateway] = []
+
+    struct Lab {
+        let server: SipwakeProcess
+        let gateway: LabPushGateway
+        let tuples: TupleStore
+        var registrar: String { server.proxy("udp") }
+    }
+
+    override func tearDown() async throws {
+        for phone in phones { await phone.stop() }
+        phones.removeAll()
+        for gateway in gateways { await gateway.stop() }
+        gateways.removeAll()
+        try await super.tearDown()
+    }
+
+    // MARK: Set-up
+
+    private func startLab(wakeWindow: Int = 10, calls: String = "") async throws -> Lab {
+        let gateway = try await LabPushGateway.start()
+        gateways.append(gateway)
+        let server = try await startServer(config: """
+            [auth]
+            trusted_peers = ["127.0.0.2"]
+            [push]
+            gateway_url = "\(gateway.url)"
+            timeout = 2
+            [calls]
+            wake_window = \(wakeWindow)
+            missed_call_grace = 5
+            \(calls)
+            """)
+        let database = try SipwakeDatabase(path: server.directory.appendingPathComponent("sipwake.sqlite").path)
+        return Lab(server: server, gateway: gateway, tuples: TupleStore(database: database))
+    }
+
+    private func phone(_ name: String, transport: String = "udp", host: String = "127.0.0.1") async throws -> SofiaPhone {
+        let phone = SofiaPhone(name: name, transport: transport, host: host)
+        try await phone.start()
+        phones.append(phone)
+        return phone
+    }
+
+    /// The PBX, on a trusted address.
+    private func pbx() async throws -> SofiaPhone {
+        try await phone("pbx", host: "127.0.0.2")
+    }
+
+    /// Registers `phone` as alice (or `user`), its Contact carrying its push token as `pn-prid`.
+    private func register(_ phone: SofiaPhone, _ lab: Lab, user: String = "alice", token: String? = nil,
+                          instance: String? = nil) async -> Int {
+        await phone.register(registrar: lab.registrar, user: user, password: "\(user)-secret", instanceID: instance,
+                             uriParams: token.map { ";pn-provider=apns;pn-prid=\($0)" })
+    }
+
+    /// A device tuple for `user`, as the app would report it.
+    @discardableResult
+    private func addTuple(_ lab: Lab, user: String = "alice", selector: String, token: String) throws -> DeviceTuple {
+        try lab.tuples.report(username: user, selector: selector, appIDCalls: "com.example.voip", tokenCalls: token,
+                              appIDOther: "com.example.app", tokenOther: token, platform: .ios).tuple
+    }
+
+    private func call(_ pbx: SofiaPhone, _ lab: Lab, user: String = "alice", pushID: String? = nil,
+                      media: String = "audio") async -> SofiaPhoneOutgoingCall {
+        await pbx.invite("sip:\(user)@localhost", via: lab.server.proxy("udp"),
+                         headers: pushID.map { [("X-Push-ID", $0)] } ?? [], media: media,
+                         from: "\"Bob Caller\" <sip:1002@pbx.example.com>")
+    }
+
+    /// The call's record from `sipwake calls show --json`, once it has ended.
+    private func record(_ lab: Lab, _ key: String) async throws -> [String: Any] {
+        var last = ""
+        for _ in 0..<100 {
+            let result = try lab.server.cli(["calls", "show", key, "--json"])
+            last = result.stdout + result.stderr
+            if result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+               !(object["outcome"] is NSNull), object["outcome"] != nil {
+                return object
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        XCTFail("no ended call record for \(key): \(last)")
+        return [:]
+    }
+
+    // MARK: Answered
+
+    func testRegisteredContactAnswers() async throws {
+        let lab = try await startLab()
+        let alice = try await phone("alice")
+        let status = await register(alice, lab)
+        XCTAssertEqual(status, 200)
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-answer-1")
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        XCTAssertEqual(incoming.header("X-Push-ID"), "pair-answer-1")
+        XCTAssertEqual(incoming.header("Max-Forwards"), "69", "decremented once by sipwake (RFC 3261 §16.6)")
+        XCTAssertTrue(incoming.headers["Record-Route"].contains { $0.contains(";swk=") }, incoming.text)
+        XCTAssertTrue(incoming.requestURI.hasPrefix("sip:alice@127.0.0.1"), incoming.requestURI)
+
+        await alice.respond(incoming, status: 180)
+        let ringing = await pbx.waitForResponse(outgoing, atLeast: 180, timeout: .seconds(5))
+        XCTAssertEqual(ringing?.status, 180)
+        await alice.respond(incoming, status: 200)
+        let answer = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(answer?.status, 200)
+        let ack = await alice.waitForEvent(incoming, timeout: .seconds(5))
+        XCTAssertEqual(ack, .ack, "the PBX's ACK follows the Record-Route to the phone")
+
+        // BYE from the PBX reaches the phone through sipwake.
+        let byeStatus = await pbx.bye(outgoing)
+        XCTAssertEqual(byeStatus, 200)
+        let gotBye = await alice.waitForBye(incoming, timeout: .seconds(5))
+        XCTAssertTrue(gotBye)
+
+        let story = try await record(lab, "pair-answer-1")
+        XCTAssertEqual(story["outcome"] as? String, "answered")
+        XCTAssertEqual(story["final_status"] as? Int, 200)
+        XCTAssertEqual((story["branches"] as? [[String: Any]])?.count, 1)
+    }
+
+    func testPairingIdIsTheCallIdWhenThePBXSendsNone() async throws {
+        let lab = try await startLab()
+        let alice = try await phone("alice")
+        _ = await register(alice, lab)
+        let pbx = try await pbx()
+        _ = await call(pbx, lab)
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        XCTAssertEqual(incoming.header("X-Push-ID"), incoming.callID)
+        await alice.respond(incoming, status: 486)
+    }
+
+    func testPhoneHangsUpThroughSipwake() async throws {
+        let lab = try await startLab()
+        let alice = try await phone("alice")
+        _ = await register(alice, lab)
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-bye-phone")
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        await alice.respond(incoming, status: 200)
+        let answer = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(answer?.status, 200)
+        _ = await alice.waitForEvent(incoming, timeout: .seconds(5))
+        // BYE from the phone goes back to the PBX by the route set.
+        let status = await alice.bye(incoming)
+        XCTAssertEqual(status, 200)
+        let gotBye = await pbx.waitForBye(outgoing, timeout: .seconds(5))
+        XCTAssertTrue(gotBye)
+    }
+
+    // MARK: Wake-up
+
+    func testDeviceRegisteringAfterThePushGetsTheCallAtOnce() async throws {
+        let lab = try await startLab()
+        try addTuple(lab, selector: "sel-wake", token: "token-wake")
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-wake-1")
+        let push = try XCTUnwrapAsync(await lab.gateway.waitForPush("NotifyIncomingCall"))
+        XCTAssertEqual(push["Id"], "pair-wake-1")
+        XCTAssertEqual(push["DeviceToken"], "token-wake")
+        XCTAssertEqual(push["AppId"], "com.example.voip")
+        XCTAssertEqual(push["Selector"], "sel-wake")
+        XCTAssertEqual(push["UserName"], "1002")
+        XCTAssertEqual(push["Domain"], "pbx.example.com")
+        XCTAssertEqual(push["UserDisplayName"], "Bob Caller")
+        XCTAssertEqual(push["Media"], "audio")
+        XCTAssertNotNil(push["Timestamp"].flatMap { Int($0) })
+
+        // The phone wakes and registers; the INVITE must reach it well within the 3 s an iOS app waits.
+        let alice = try await phone("alice")
+        let woke = ContinuousClock.now
+        let status = await register(alice, lab, token: "token-wake")
+        XCTAssertEqual(status, 200)
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(3)))
+        XCTAssertLessThan(ContinuousClock.now - woke, .seconds(3))
+        XCTAssertEqual(incoming.header("X-Push-ID"), push["Id"], "push and INVITE are paired")
+        await alice.respond(incoming, status: 200)
+        let answer = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(answer?.status, 200)
+
+        let story = try await record(lab, "pair-wake-1")
+        XCTAssertEqual(story["outcome"] as? String, "answered")
+        let branches = story["branches"] as? [[String: Any]] ?? []
+        XCTAssertEqual(branches.map { $0["reason"] as? String }, ["late-register"])
+        let pushes = story["pushes"] as? [[String: Any]] ?? []
+        XCTAssertEqual(pushes.first?["result"] as? String, "delivered")
+    }
+
+    func testVideoCallPushSaysVideo() async throws {
+        let lab = try await startLab(wakeWindow: 1)
+        try addTuple(lab, selector: "sel-video", token: "token-video")
+        let pbx = try await pbx()
+        _ = await call(pbx, lab, media: "audio,video")
+        let push = try XCTUnwrapAsync(await lab.gateway.waitForPush("NotifyIncomingCall"))
+        XCTAssertEqual(push["Media"], "video")
+    }
+
+    func testReRegisterWithoutProvisionalGetsANewInvite() async throws {
+        let lab = try await startLab()
+        try addTuple(lab, selector: "sel-re", token: "token-re")
+        let instance = "33333333-3333-3333-3333-333333333333"
+        // The phone registered from a socket that is now dead to it (the app
+        // sleeps): the INVITE sent there is never answered.
+        let asleep = try registerFromRawSocket(lab, instance: instance)
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-rereg")
+        let lost = asleep.receive(timeout: 5)
+        XCTAssertTrue(lost?.hasPrefix("INVITE ") == true, lost ?? "nothing")
+        XCTAssertTrue(lost?.contains("X-Push-ID: pair-rereg") == true, lost ?? "nothing")
+        // The push wakes the app; it registers again, same device, new socket.
+        let alice = try await phone("alice")
+        let refreshed = await register(alice, lab, instance: instance)
+        XCTAssertEqual(refreshed, 200)
+        let second = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(3)))
+        XCTAssertEqual(second.header("X-Push-ID"), "pair-rereg")
+        await alice.respond(second, status: 200)
+        let answer = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(answer?.status, 200)
+        let story = try await record(lab, "pair-rereg")
+        let branches = story["branches"] as? [[String: Any]] ?? []
+        XCTAssertEqual(branches.map { $0["reason"] as? String }, ["registered", "re-register"])
+        XCTAssertEqual(branches.first?["cancelled"] as? String, "replaced")
+    }
+
+    /// Registers alice (digest) from a plain UDP socket that never answers
+    /// anything after: a phone whose app went to sleep.
+    private func registerFromRawSocket(_ lab: Lab, instance: String) throws -> RawSIPSocket {
+        let socket = try RawSIPSocket(udpTo: lab.server.port)
+        let callID = UUID().uuidString
+        func register(cseq: Int, authorization: String?) -> String? {
+            let contact = "Contact: <sip:alice@127.0.0.1:\(socket.localPort)>;+sip.instance=\"<urn:uuid:\(instance)>\"\r\n"
+            var text = socket.request(method: "REGISTER", uri: "sip:localhost",
+                                      extra: contact + "Expires: 600\r\n" + (authorization.map { "Authorization: \($0)\r\n" } ?? ""))
+            text = text.replacingOccurrences(of: "<sip:probe@localhost>", with: "<sip:alice@localhost>")
+                .replacingOccurrences(of: "CSeq: 1 REGISTER", with: "CSeq: \(cseq) REGISTER")
+            text = text.replacingOccurrences(of: #"Call-ID: [^\r]+"#, with: "Call-ID: \(callID)", options: .regularExpression)
+            socket.send(text)
+            return socket.receive(timeout: 5)
+        }
+        let challenge = try XCTUnwrap(register(cseq: 1, authorization: nil))
+        let parameters = try XCTUnwrap(CallRoutingTests.challenge(challenge, header: "WWW-Authenticate"))
+        let authorization = DigestClient.authorization(challenge: parameters, method: "REGISTER", uri: "sip:localhost",
+                                                       user: "alice", password: "alice-secret")
+        let ok = try XCTUnwrap(register(cseq: 2, authorization: authorization))
+        XCTAssertTrue(ok.hasPrefix("SIP/2.0 200"), ok)
+        return socket
+    }
+
+    func testReRegisterOfARingingPhoneSendsNoNewInvite() async throws {
+        let lab = try await startLab()
+        let alice = try await phone("alice")
+        _ = await register(alice, lab)
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-ringing")
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        await alice.respond(incoming, status: 180)
+        _ = await pbx.waitForResponse(outgoing, atLeast: 180, timeout: .seconds(5))
+        _ = await register(alice, lab)
+        let again = await alice.waitForInvite(timeout: .milliseconds(800))
+        XCTAssertNil(again)
+        let invites = await alice.invitesReceived()
+        XCTAssertEqual(invites, 1)
+        await alice.respond(incoming, status: 486)
+    }
+
+    func testRegisterThroughAChallengeForksExactlyOnce() async throws {
+        let lab = try await startLab()
+        try addTuple(lab, selector: "sel-401", token: "token-401")
+        let pbx = try await pbx()
+        _ = await call(pbx, lab, pushID: "pair-401")
+        _ = try XCTUnwrapAsync(await lab.gateway.waitForPush("NotifyIncomingCall"))
+        let alice = try await phone("alice")
+        let status = await register(alice, lab)
+        XCTAssertEqual(status, 200)
+        let sent = await alice.registerRequestsSent()
+        XCTAssertEqual(sent, 2, "the first REGISTER was challenged (401)")
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(3)))
+        XCTAssertEqual(incoming.header("X-Push-ID"), "pair-401")
+        let extra = await alice.waitForInvite(timeout: .milliseconds(800))
+        XCTAssertNil(extra, "the challenged REGISTER must not fork")
+        let invites = await alice.invitesReceived()
+        XCTAssertEqual(invites, 1)
+        await alice.respond(incoming, status: 486)
+    }
+
+    // MARK: Two devices
+
+    func testTwoDevicesOneAnswersTheOtherIsCancelledAndToldAnsweredElsewhere() async throws {
+        let lab = try await startLab()
+        try addTuple(lab, selector: "sel-phone", token: "token-phone")
+        try addTuple(lab, selector: "sel-tablet", token: "token-tablet")
+        let phoneA = try await phone("alice-phone")
+        let tablet = try await phone("alice-tablet", transport: "tcp")
+        _ = await register(phoneA, lab, token: "token-phone", instance: "11111111-1111-1111-1111-111111111111")
+        _ = await tablet.register(registrar: lab.server.proxy("tcp"), user: "alice", password: "alice-secret",
+                                  instanceID: "22222222-2222-2222-2222-222222222222",
+                                  uriParams: ";pn-provider=apns;pn-prid=token-tablet")
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-two")
+        let onPhone = try XCTUnwrapAsync(await phoneA.waitForInvite(timeout: .seconds(5)))
+        let onTablet = try XCTUnwrapAsync(await tablet.waitForInvite(timeout: .seconds(5)))
+        XCTAssertEqual(onTablet.header("X-Push-ID"), "pair-two")
+        await phoneA.respond(onPhone, status: 180)
+        await tablet.respond(onTablet, status: 180)
+        await phoneA.respond(onPhone, status: 200)
+        let answer = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(answer?.status, 200)
+
+        let event = await tablet.waitForEvent(onTablet, timeout: .seconds(5))
+        guard case .cancelled(let reason)? = event else { return XCTFail("tablet got \(String(describing: event))") }
+        XCTAssertTrue(reason?.contains("cause=200") == true, reason ?? "no Reason")
+        XCTAssertTrue(reason?.contains("Call completed elsewhere") == true, reason ?? "no Reason")
+
+        let elsewhere = await lab.gateway.waitForPush("NotifyIncomingCallAnsweredElsewhere")
+        XCTAssertEqual(elsewhere?["DeviceToken"], "token-tablet")
+        XCTAssertEqual(elsewhere?["AppId"], "com.example.app", "the other token pair")
+        XCTAssertEqual(elsewhere?["Id"], "pair-two")
+        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertTrue(lab.gateway.pushes("NotifyIncomingCallAnsweredElsewhere").allSatisfy { $0["DeviceToken"] != "token-phone" },
+                      "the device that answered is not told")
+    }
+
+    // MARK: Endings
+
+    func testCallerCancelGives487AndMissedNotifications() async throws {
+        let lab = try await startLab()
+        try addTuple(lab, selector: "sel-cancel", token: "token-cancel")
+        let alice = try await phone("alice")
+        _ = await register(alice, lab)
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-cancel")
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        await alice.respond(incoming, status: 180)
+        _ = await pbx.waitForResponse(outgoing, atLeast: 180, timeout: .seconds(5))
+        await pbx.cancel(outgoing)
+        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(final?.status, 487)
+        let event = await alice.waitForEvent(incoming, timeout: .seconds(5))
+        guard case .cancelled? = event else { return XCTFail("phone got \(String(describing: event))") }
+        let missed = await lab.gateway.waitForPush("NotifyIncomingCallMissed")
+        XCTAssertEqual(missed?["Id"], "pair-cancel")
+        XCTAssertEqual(missed?["Badge"], "1")
+        let message = try XCTUnwrapAsync(await alice.waitForMessage(timeout: .seconds(5)))
+        XCTAssertEqual(message.contentType, "application/x-acro-missed-call")
+        XCTAssertEqual(message.header("X-Push-ID"), "pair-cancel")
+        let story = try await record(lab, "pair-cancel")
+        XCTAssertEqual(story["outcome"] as? String, "cancelled")
+    }
+
+    func testCancelAnsweredElsewhereUpstreamSendsAnsweredElsewhere() async throws {
+        let lab = try await startLab()
+        try addTuple(lab, selector: "sel-up", token: "token-up")
+        let alice = try await phone("alice")
+        _ = await register(alice, lab)
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-up")
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        await alice.respond(incoming, status: 180)
+        _ = await pbx.waitForResponse(outgoing, atLeast: 180, timeout: .seconds(5))
+        await pbx.cancel(outgoing, reason: "SIP;cause=200;text=\"Call completed elsewhere\"")
+        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(final?.status, 487)
+        let event = await alice.waitForEvent(incoming, timeout: .seconds(5))
+        guard case .cancelled(let reason)? = event else { return XCTFail("phone got \(String(describing: event))") }
+        XCTAssertTrue(reason?.contains("cause=200") == true, "the caller's Reason is passed on: \(reason ?? "none")")
+        let elsewhere = await lab.gateway.waitForPush("NotifyIncomingCallAnsweredElsewhere")
+        XCTAssertEqual(elsewhere?["Id"], "pair-up")
+        XCTAssertTrue(lab.gateway.pushes("NotifyIncomingCallMissed").isEmpty)
+        let story = try await record(lab, "pair-up")
+        XCTAssertEqual(story["outcome"] as? String, "answered-elsewhere")
+    }
+
+    func testDeclineEndsTheCallWith603() async throws {
+        let lab = try await startLab()
+        let alice = try await phone("alice")
+        _ = await register(alice, lab)
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-decline")
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        await alice.respond(incoming, status: 603)
+        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(final?.status, 603)
+        let story = try await record(lab, "pair-decline")
+        XCTAssertEqual(story["outcome"] as? String, "declined")
+    }
+
+    func testWindowClosingGives480AndMissedPush() async throws {
+        let lab = try await startLab(wakeWindow: 2)
+        try addTuple(lab, selector: "sel-sleepy", token: "token-sleepy")
+        let pbx = try await pbx()
+        let started = ContinuousClock.now
+        let outgoing = await call(pbx, lab, pushID: "pair-timeout")
+        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(10))
+        XCTAssertEqual(final?.status, 480)
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - started, .seconds(2), "held for the wake window")
+        let missed = await lab.gateway.waitForPush("NotifyIncomingCallMissed")
+        XCTAssertEqual(missed?["DeviceToken"], "token-sleepy")
+        let story = try await record(lab, "pair-timeout")
+        XCTAssertEqual(story["outcome"] as? String, "no-answer")
+    }
+
+    func testStaleTokenDeletesTheTupleAndTheCallFailsFast() async throws {
+        let lab = try await startLab(wakeWindow: 20)
+        let tuple = try addTuple(lab, selector: "sel-stale", token: "token-stale")
+        lab.gateway.sink.setRule(.gone, forToken: "token-stale")
+        let pbx = try await pbx()
+        let started = ContinuousClock.now
+        let outgoing = await call(pbx, lab, pushID: "pair-stale")
+        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(15))
+        XCTAssertEqual(final?.status, 480)
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(10), "not held for the 20 s window")
+        var gone = false
+        for _ in 0..<50 where !gone {
+            gone = try lab.tuples.get(id: tuple.id) == nil
+            if !gone { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        XCTAssertTrue(gone, "the stale tuple is deleted")
+        let story = try await record(lab, "pair-stale")
+        let pushes = story["pushes"] as? [[String: Any]] ?? []
+        XCTAssertEqual(pushes.first?["result"] as? String, "token-gone")
+        XCTAssertEqual(pushes.first?["http_status"] as? Int, 404)
+    }
+
+    func testGatewayErrorIsRetriedOnce() async throws {
+        let lab = try await startLab(wakeWindow: 3)
+        try addTuple(lab, selector: "sel-500", token: "token-500")
+        lab.gateway.sink.setRule(.fail(status: 500), forToken: "token-500")
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-500")
+        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(10))
+        XCTAssertEqual(final?.status, 480)
+        XCTAssertEqual(lab.gateway.pushes("NotifyIncomingCall").count, 2, "one retry")
+        let story = try await record(lab, "pair-500")
+        let attempts = (story["pushes"] as? [[String: Any]] ?? []).filter { $0["verb"] as? String == "NotifyIncomingCall" }
+        XCTAssertEqual(attempts.compactMap { $0["attempt"] as? Int }, [1, 2])
+    }
+
+    func testDeviceRegisteringJustAfterTheEndGetsTheMissedCallMessage() async throws {
+        let lab = try await startLab(wakeWindow: 1)
+        try addTuple(lab, selector: "sel-late", token: "token-late")
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-late")
+        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(10))
+        XCTAssertEqual(final?.status, 480)
+        // The app, woken by the push, registers after the call ended.
+        let alice = try await phone("alice")
+        _ = await register(alice, lab, token: "token-late")
+        let message = try XCTUnwrapAsync(await alice.waitForMessage(timeout: .seconds(3)))
+        XCTAssertEqual(message.contentType, "application/x-acro-missed-call")
+        XCTAssertEqual(message.header("X-Push-ID"), "pair-late")
+        let invites = await alice.invitesReceived()
+        XCTAssertEqual(invites, 0)
+    }
+
+    func testUserWithWakeupHoldOffFailsFastWithoutPush() async throws {
+        let lab = try await startLab(wakeWindow: 20)
+        try addTuple(lab, selector: "sel-nohold", token: "token-nohold")
+        let hold = try lab.server.cli(["users", "hold", "alice", "off"])
+        XCTAssertEqual(hold.status, 0, hold.stderr)
+        // The server sees user changes within half a second.
+        try await Task.sleep(for: .seconds(1))
+        let pbx = try await pbx()
+        let started = ContinuousClock.now
+        let outgoing = await call(pbx, lab, pushID: "pair-nohold")
+        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(15))
+        XCTAssertEqual(final?.status, 480)
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(10))
+        XCTAssertTrue(lab.gateway.pushes("NotifyIncomingCall").isEmpty)
+    }
+}
+
+/// `XCTUnwrap` for a value produced by an `await` (XCTUnwrap's autoclosure cannot await).
+func XCTUnwrapAsync<T>(_ value: T?, _ message: String = "", file: StaticString = #filePath, line: UInt = #line) throws -> T {
+    try XCTUnwrap(value, message, file: file, line: line)
+}
