@@ -1,0 +1,134 @@
+import CCurl
+import Foundation
+import Logging
+
+/// The libcurl side of ``PushClient``: one multi handle and its easy handles,
+/// created, driven and freed on the `push-http` thread only. Connections to
+/// the gateway stay open between pushes and are shared by concurrent pushes
+/// when the gateway speaks HTTP/2.
+final class PushTransferLoop {
+    private let settings: PushClientSettings
+    private let queue: PushRequestQueue
+    private let logger: Logger
+    private var transfers: [UnsafeMutableRawPointer: PushTransfer] = [:]
+    private var headers: UnsafeMutablePointer<curl_slist>?
+
+    init(settings: PushClientSettings, queue: PushRequestQueue, logger: Logger) {
+        self.settings = settings
+        self.queue = queue
+        self.logger = logger
+    }
+
+    /// Sends pushes until shutdown is asked and the pushes in flight have
+    /// ended; false when libcurl could not start (every push then fails).
+    func run() -> Bool {
+        guard curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK, let multi = curl_multi_init() else {
+            for push in queue.markStopped() { push.completion(PushResult(kind: .failed, detail: "libcurl could not start")) }
+            return false
+        }
+        defer { curl_global_cleanup() }
+        swk_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
+        swk_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, settings.maxConnections))
+        swk_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(1, settings.maxConnections))
+        headers = curl_slist_append(nil, "Content-Type: application/json")
+        headers = curl_slist_append(headers, "Accept: application/json")
+        queue.attach(PushThreadWakeup(multi: multi))
+        logger.debug("push client started", metadata: ["gateway": "\(settings.gatewayURL)"])
+
+        while true {
+            let (pushes, stopping) = queue.take()
+            for push in pushes { start(push, on: multi) }
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            collectFinished(on: multi)
+            if stopping && transfers.isEmpty { break }
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+
+        for push in queue.markStopped() { push.completion(Self.stopped) }
+        curl_slist_free_all(headers)
+        curl_multi_cleanup(multi)
+        logger.debug("push client stopped")
+        return true
+    }
+
+    static let stopped = PushResult(kind: .failed, detail: "push client stopped")
+
+    private func start(_ push: PendingPush, on multi: UnsafeMutableRawPointer) {
+        guard let easy = curl_easy_init() else {
+            push.completion(PushResult(kind: .failed, detail: "libcurl could not start"))
+            return
+        }
+        let transfer = PushTransfer(push: push, errorBufferSize: Int(CURL_ERROR_SIZE))
+        let body = push.notification.jsonBody
+        swk_curl_easy_setopt_string(easy, CURLOPT_URL, settings.gatewayURL)
+        swk_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        swk_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        swk_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(settings.timeout))
+        swk_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(settings.connectTimeout))
+        swk_curl_easy_setopt_string(easy, CURLOPT_USERAGENT, "sipwake")
+        swk_curl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, headers)
+        swk_curl_easy_setopt_long(easy, CURLOPT_POSTFIELDSIZE, body.count)
+        body.withUnsafeBytes { bytes in
+            // COPYPOSTFIELDS copies the body: it need not outlive this call.
+            _ = swk_curl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+        }
+        if let caFile = settings.caFile { swk_curl_easy_setopt_string(easy, CURLOPT_CAINFO, caFile) }
+        swk_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, transfer.errorBuffer)
+        swk_curl_easy_setopt_write_function(easy) { data, size, count, context in
+            guard let data, let context else { return 0 }
+            let transfer = Unmanaged<PushTransfer>.fromOpaque(context).takeUnretainedValue()
+            transfer.append(UnsafeRawBufferPointer(start: data, count: size * count))
+            return size * count
+        }
+        // `transfers` keeps the transfer alive until its handle is removed.
+        swk_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(transfer).toOpaque())
+        let added = curl_multi_add_handle(multi, easy)
+        guard added == CURLM_OK else {
+            curl_easy_cleanup(easy)
+            push.completion(PushResult(kind: .failed, detail: String(cString: curl_multi_strerror(added))))
+            return
+        }
+        transfers[easy] = transfer
+    }
+
+    private func collectFinished(on multi: UnsafeMutableRawPointer) {
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let code = message.pointee.data.result
+            // The message is freed by curl_multi_remove_handle: everything is read above.
+            curl_multi_remove_handle(multi, easy)
+            guard let transfer = transfers.removeValue(forKey: easy) else {
+                curl_easy_cleanup(easy)
+                continue
+            }
+            let result: PushResult
+            if code == CURLE_OK {
+                var status = 0
+                swk_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+                result = PushGatewayAnswer.classify(status: status, body: transfer.body)
+            } else {
+                let message = transfer.errorMessage
+                result = PushGatewayAnswer.classify(
+                    transportError: code, message: message.isEmpty ? String(cString: curl_easy_strerror(code)) : message)
+            }
+            curl_easy_cleanup(easy)
+            let notification = transfer.push.notification
+            logger.debug("push answered", metadata: [
+                "verb": "\(notification.verb.rawValue)",
+                "id": "\(notification.pairingID)",
+                "token": "\(notification.deviceToken)",
+                "result": "\(result.kind.rawValue)",
+                "status": "\(result.httpStatus.map(String.init) ?? "-")",
+                "detail": "\(result.detail ?? "")",
+            ])
+            transfer.push.completion(result)
+        }
+    }
+
+    private static func milliseconds(_ seconds: Double) -> Int {
+        guard seconds.isFinite, seconds > 0 else { return 1 }
+        return Int(min(seconds * 1000, Double(Int32.max)).rounded(.up))
+    }
+}

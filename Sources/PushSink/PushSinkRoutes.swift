@@ -1,0 +1,86 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The push sink's HTTP endpoints: the send path (and anything under
+/// `/pnm2/`), `GET`/`DELETE /records`, `GET`/`POST /rules`.
+struct PushSinkRoutes: Sendable {
+    let sink: PushSink
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.post("/pnm2/**") { request, _ in try await self.push(request) }
+        if !sink.settings.path.hasPrefix("/pnm2/") {
+            router.post(RouterPath(sink.settings.path)) { request, _ in try await self.push(request) }
+        }
+        router.get("/records") { _, _ in
+            let data = try PushSinkRecord.jsonEncoder().encode(sink.records())
+            return Self.json(status: 200, data: data)
+        }
+        router.delete("/records") { _, _ in
+            sink.clearRecords()
+            return Self.json(status: 200, ["status": "ok"])
+        }
+        router.get("/rules") { _, _ in
+            let rules = sink.rulesDescription()
+            let object: [String: Any] = ["default": rules.defaultRule, "tokens": rules.tokens]
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            return Self.json(status: 200, data: data)
+        }
+        router.post("/rules") { request, _ in try await self.setRule(request) }
+    }
+
+    private func push(_ request: Request) async throws -> Response {
+        let receivedAt = Date()
+        let path = request.uri.path
+        let data = Data(buffer: try await request.body.collect(upTo: PushSink.maxBodySize))
+        guard let fields = PushSinkBody.fields(of: data) else {
+            sink.add(PushSinkRecord(receivedAt: receivedAt, path: path, body: [:], status: 400,
+                                    error: "body is not a JSON object"))
+            sink.logger.debug("push sink refused a push", metadata: ["path": "\(path)"])
+            return Self.json(status: 400, ["status": "error", "code": "BadRequest", "message": "body is not a JSON object"])
+        }
+        let token = fields["DeviceToken"] ?? ""
+        let rule = sink.rule(forToken: token)
+        sink.add(PushSinkRecord(receivedAt: receivedAt, path: path, body: fields, status: rule.status))
+        sink.logger.debug("push sink received a push", metadata: [
+            "path": "\(path)", "verb": "\(fields["verb"] ?? "")", "token": "\(token)", "rule": "\(rule)",
+        ])
+        if case .slow(let milliseconds) = rule {
+            try await Task.sleep(for: .milliseconds(milliseconds))
+        }
+        return Self.json(status: rule.status, rule.answer)
+    }
+
+    private func setRule(_ request: Request) async throws -> Response {
+        let data = Data(buffer: try await request.body.collect(upTo: PushSink.maxBodySize))
+        guard let fields = PushSinkBody.fields(of: data), let text = fields["rule"] else {
+            return Self.json(status: 400, ["status": "error", "code": "BadRequest",
+                                           "message": #"expected {"token": "...", "rule": "..."}"#])
+        }
+        guard let rule = PushSinkRule(text) else {
+            return Self.json(status: 400, ["status": "error", "code": "BadRule",
+                                           "message": "rule must be ok, gone, fail, fail:STATUS or slow:MILLISECONDS"])
+        }
+        if let token = fields["token"] {
+            sink.setRule(rule, forToken: token)
+        } else {
+            sink.setDefaultRule(rule)
+        }
+        sink.logger.info("push sink rule changed", metadata: ["token": "\(fields["token"] ?? "*")", "rule": "\(rule)"])
+        var answer = ["status": "ok", "rule": rule.description]
+        answer["token"] = fields["token"]
+        return Self.json(status: 200, answer)
+    }
+
+    static func json(status: Int, _ object: [String: String]) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return json(status: status, data: (try? encoder.encode(object)) ?? Data("{}".utf8))
+    }
+
+    static func json(status: Int, data: Data) -> Response {
+        Response(status: .init(code: status), headers: [.contentType: "application/json"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

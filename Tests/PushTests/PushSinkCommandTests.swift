@@ -1,0 +1,87 @@
+import Foundation
+import Push
+import PushSink
+import XCTest
+
+/// The built `sipwake push-sink` as an operator runs it.
+final class PushSinkCommandTests: XCTestCase {
+    /// The `sipwake` executable next to the test bundle.
+    private static var executable: String {
+        let bundleDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidate = bundleDir.appendingPathComponent("sipwake").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        return bundleDir.deletingLastPathComponent().appendingPathComponent("sipwake").path
+    }
+
+    private func launch(_ arguments: [String]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = ["push-sink"] + arguments
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return (process, stderr)
+    }
+
+    /// Reads standard error up to the first whole line that starts with `prefix`.
+    private static func line(startingWith prefix: String, from pipe: Pipe) async -> String? {
+        await Task.detached {
+            var pending = ""
+            while true {
+                let data = pipe.fileHandleForReading.availableData
+                if data.isEmpty { return pending.hasPrefix(prefix) ? pending : nil }
+                pending += String(decoding: data, as: UTF8.self)
+                while let newline = pending.firstIndex(of: "\n") {
+                    let line = String(pending[..<newline])
+                    pending = String(pending[pending.index(after: newline)...])
+                    if line.hasPrefix(prefix) { return line }
+                }
+            }
+        }.value
+    }
+
+    func testPushSinkAnswersAClientAndWritesLines() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("push-sink-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("pushes.jsonl").path
+
+        let (process, stderr) = try launch([
+            "--listen", "127.0.0.1:0", "--output", output, "--gone", "gone-token", "--fail", "dQw4w9WgXcQ:APA91b:503",
+        ])
+        defer { if process.isRunning { process.terminate() } }
+        let listening = await Self.line(startingWith: "push-sink listening on ", from: stderr)
+        let line = try XCTUnwrap(listening, "push-sink printed no listening line")
+        let url = String(line.dropFirst("push-sink listening on ".count))
+        XCTAssertTrue(url.hasPrefix("http://127.0.0.1:"), url)
+        XCTAssertTrue(url.hasSuffix("/pnm2/send"), url)
+
+        let client = PushClient(settings: PushClientSettings(gatewayURL: url), logger: PushFixtures.logger)
+        let service = RunningService.start(client, logger: PushFixtures.logger)
+        let ok = await PushFixtures.send(PushFixtures.incomingCall(), with: client)
+        let gone = await PushFixtures.send(PushFixtures.incomingCall(token: "gone-token"), with: client)
+        let fcm = await PushFixtures.send(PushFixtures.incomingCall(token: "dQw4w9WgXcQ:APA91b"), with: client)
+        try await service.stop()
+        XCTAssertEqual([ok.kind, gone.kind, fcm.kind], [.delivered, .tokenGone, .retryable])
+        XCTAssertEqual(fcm.httpStatus, 503)
+
+        process.terminate()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+        let records = try lines.map { try PushSinkRecord.jsonDecoder().decode(PushSinkRecord.self, from: Data($0.utf8)) }
+        XCTAssertEqual(records.map(\.status), [200, 404, 503])
+        XCTAssertEqual(records.first?.body, PushFixtures.incomingCall().fields)
+    }
+
+    func testBadArgumentsExitWith64() async throws {
+        for arguments in [["--listen", "nowhere"], ["--fail", "token:99"], ["--slow", "token"], ["--default-rule", "maybe"]] {
+            let (process, stderr) = try launch(arguments)
+            let line = await Self.line(startingWith: "Error: ", from: stderr)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 64, "\(arguments)")
+            XCTAssertTrue(line?.contains("invalid \(arguments[0])") == true, "\(arguments): \(line ?? "no error line")")
+        }
+    }
+}
