@@ -96,6 +96,8 @@ public final class SIPAgent {
 
     /// Stops listening and frees the agent. Idempotent.
     public func close() {
+        // Transactions whose release waits for the next loop turn go first.
+        loop.runDeferred()
         connections.releaseAll()
         if let leg = defaultLeg {
             nta_leg_destroy(leg)

@@ -199,7 +199,9 @@ public final class SIPLoop: SerialExecutor, @unchecked Sendable {
         }
     }
 
-    private func runDeferred() {
+    /// Runs the releases deferred so far, now. The agent calls it before it
+    /// is destroyed: a transaction must be freed while its agent exists.
+    func runDeferred() {
         while !deferred.isEmpty {
             let releases = deferred
             deferred.removeAll()
