@@ -16,6 +16,8 @@ public struct CallFork: Sendable {
     public private(set) var phase: ForkPhase = .starting
 
     private var wakeupHold = true
+    /// The device tuples are being read: a pushed device may yet register.
+    private var tuplesPending = false
     private var windowDeadline: Date?
     private var graceDeadline: Date?
     private var targets: [PushTarget] = []
@@ -65,6 +67,8 @@ public struct CallFork: Sendable {
         switch event {
         case .start(let bindings, let targets, let wakeupHold):
             start(bindings: bindings, targets: targets, wakeupHold: wakeupHold)
+        case .tuplesLoaded(let targets):
+            tuplesLoaded(targets)
         case .provisional(let id, let status):
             provisional(id, status)
         case .final(let id, let status):
@@ -87,21 +91,37 @@ public struct CallFork: Sendable {
 
     // MARK: Start
 
-    private mutating func start(bindings: [Binding], targets: [PushTarget], wakeupHold: Bool) {
+    private mutating func start(bindings: [Binding], targets: [PushTarget]?, wakeupHold: Bool) {
         guard phase == .starting else { return }
         phase = .live
         self.wakeupHold = wakeupHold
-        self.targets = wakeupHold ? targets : []
+        self.targets = wakeupHold ? targets ?? [] : []
+        tuplesPending = wakeupHold && targets == nil
         windowDeadline = now.addingTimeInterval(settings.wakeWindow)
-        note("devices looked up",
-             "contacts=\(bindings.count) tuples=\(self.targets.count) wakeup-hold=\(wakeupHold ? "on" : "off")")
+        note("contacts looked up", "contacts=\(bindings.count) wakeup-hold=\(wakeupHold ? "on" : "off")")
         for binding in bindings {
             let device = Self.device(of: binding)
             guard devices[device] == nil else { continue }
             devices[device] = binding
             fork(binding, device: device, reason: "registered")
         }
-        for target in self.targets where target.canReceive(.incomingCall) {
+        if !tuplesPending { pushDevices() }
+    }
+
+    private mutating func tuplesLoaded(_ targets: [PushTarget]) {
+        guard tuplesPending else { return }
+        tuplesPending = false
+        // A call decided before its tuples were read pushes nobody.
+        guard phase == .live else { return }
+        self.targets = targets
+        pushDevices()
+    }
+
+    /// Wakes every device tuple, once the tuples are known, and answers at
+    /// once when there is nothing to ring or wake.
+    private mutating func pushDevices() {
+        note("device tuples looked up", "tuples=\(targets.count)")
+        for target in targets where target.canReceive(.incomingCall) {
             push(target, .incomingCall, attempt: 1)
         }
         if settings.ringbackOnPush, !pushes.isEmpty, !ringbackSent {
@@ -109,7 +129,7 @@ public struct CallFork: Sendable {
             actions.append(.ringback)
             note("ringback sent")
         }
-        if bindings.isEmpty && self.targets.isEmpty {
+        if branches.isEmpty && targets.isEmpty {
             end(.noDevices, respond: 480, notify: nil)
             return
         }
@@ -285,6 +305,7 @@ public struct CallFork: Sendable {
     /// was delivered, is in flight, or will be retried.
     private var mayStillRegister: Bool {
         guard wakeupHold else { return false }
+        if tuplesPending { return true }
         return pushes.values.contains { attempt in
             guard attempt.kind == .incomingCall, !goneTuples.contains(attempt.target.tupleID) else { return false }
             switch attempt.result {

@@ -2,9 +2,13 @@ import Registrar
 
 /// What happens to a call, as the proxy tells the state machine.
 public enum ForkEvent: Sendable, Equatable {
-    /// The callee's devices are known: its registered contacts, its device
-    /// tuples (empty when pushes are off), and the user's wake-up hold flag.
-    case start(bindings: [Binding], targets: [PushTarget], wakeupHold: Bool)
+    /// The INVITE is accepted: the callee's registered contacts, its device
+    /// tuples when already known (nil while they are read: `.tuplesLoaded`
+    /// follows; empty when pushes are off), and the user's wake-up hold flag.
+    /// The branches go out at once; pushes never delay them.
+    case start(bindings: [Binding], targets: [PushTarget]?, wakeupHold: Bool)
+    /// The callee's device tuples, read after `.start(targets: nil)`.
+    case tuplesLoaded([PushTarget])
     /// A branch sent a provisional response (101-199).
     case provisional(BranchID, status: Int)
     /// A branch ended with a final response, or Sofia ended it (408 for a

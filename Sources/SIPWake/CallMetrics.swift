@@ -10,8 +10,10 @@ struct CallMetrics {
     let pushFailures = Counter(label: "sipwake_push_failures_total")
     let messageFailures = Counter(label: "sipwake_missed_call_message_failures_total")
     let forwarded = Counter(label: "sipwake_dialog_requests_forwarded_total")
-    /// INVITE received → its pushes handed to the HTTP client and its branches sent.
-    let startLatency = Timer(label: "sipwake_call_start_seconds")
+    /// INVITE received → its branches sent.
+    let forkLatency = Timer(label: "sipwake_call_fork_seconds")
+    /// INVITE received → its pushes handed to the HTTP client.
+    let pushLatency = Timer(label: "sipwake_call_push_seconds")
     /// REGISTER received → the late branch sent.
     let lateForkLatency = Timer(label: "sipwake_late_fork_seconds")
 }

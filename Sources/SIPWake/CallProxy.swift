@@ -24,8 +24,11 @@ final class CallProxy {
     /// Runs a closure back on the SIP loop, inside the owning actor.
     private let resume: @Sendable (@escaping @Sendable (CallProxy) -> Void) -> Void
     private let metrics = CallMetrics()
-    /// INVITE received → its pushes handed to the HTTP client and its branches sent.
-    let startLatency = LatencyHistogram()
+    /// INVITE received → its branches to registered contacts sent.
+    let forkLatency = LatencyHistogram()
+    /// INVITE received → its pushes handed to the HTTP client (after the
+    /// tuples are read; the branches went out before).
+    let pushLatency = LatencyHistogram()
     /// REGISTER received → the late branch to that device sent.
     let lateForkLatency = LatencyHistogram()
     private var branchesSent = 0
@@ -88,11 +91,11 @@ final class CallProxy {
         }
         logger.debug("call received", metadata: ["callee": "\(aor)", "pairing": "\(pairingID)", "call-id": "\(callID)"])
 
-        guard wakeupHold && settings.pushEnabled else {
-            deliver(key, .start(bindings: bindings, targets: [], wakeupHold: wakeupHold))
-            return
-        }
-        // Tuples are read off the loop; the fork starts when they are known.
+        // The branches go out now; pushes follow once the tuples are read.
+        let readTuples = wakeupHold && settings.pushEnabled
+        deliver(key, .start(bindings: bindings, targets: readTuples ? nil : [], wakeupHold: wakeupHold))
+        guard readTuples, calls[key] != nil else { return }
+        // Tuples are read off the loop.
         let tuples = self.tuples
         let resume = self.resume
         let logger = self.logger
@@ -115,9 +118,7 @@ final class CallProxy {
     }
 
     private func tuplesLoaded(_ key: String, targets: [PushTarget]) {
-        guard let call = calls[key] else { return }
-        let bindings = currentBindings?(call.aor) ?? []
-        deliver(key, .start(bindings: bindings, targets: targets, wakeupHold: true))
+        deliver(key, .tuplesLoaded(targets))
     }
 
     /// The user's contacts now (set by the owner: the registrar's table).
@@ -188,10 +189,17 @@ final class CallProxy {
         guard let call = calls[key] else { return }
         let actions = call.fork.handle(event, now: clock())
         for action in actions { perform(action, call) }
-        if case .start = event {
+        switch event {
+        case .start:
             let elapsed = ContinuousClock.now - call.request.receivedAt
-            startLatency.record(elapsed)
-            metrics.startLatency.record(duration: elapsed)
+            forkLatency.record(elapsed)
+            metrics.forkLatency.record(duration: elapsed)
+        case .tuplesLoaded:
+            let elapsed = ContinuousClock.now - call.request.receivedAt
+            pushLatency.record(elapsed)
+            metrics.pushLatency.record(duration: elapsed)
+        default:
+            break
         }
         let record = call.fork.record
         if record != call.savedRecord {

@@ -132,7 +132,8 @@ actor SIPServer: SIPRequestHandler {
         userRefresh?.cancel()
         if let calls {
             logger.info("call latency", metadata: [
-                "invite-to-forks-and-pushes": "\(calls.startLatency.summary)",
+                "invite-to-forks": "\(calls.forkLatency.summary)",
+                "invite-to-pushes": "\(calls.pushLatency.summary)",
                 "register-to-late-fork": "\(calls.lateForkLatency.summary)"])
             calls.closeAll()
         }

@@ -17,6 +17,15 @@ import Testing
         #expect(config.auth.effectiveRealm == "localhost")
     }
 
+    @Test func labConfigLoadsWithPushesToTheLocalSink() throws {
+        let path = ConfigTestSupport.repositoryRoot.appendingPathComponent("etc/sipwake-lab.toml").path
+        let config = try SipwakeConfig.load(path: path, environment: [:])
+        #expect(config.push.gatewayURL == "http://127.0.0.1:8090/pnm2/send")
+        #expect(config.auth.isTrusted("127.0.0.2"))
+        #expect(!config.auth.isTrusted("127.0.0.1"))
+        #expect(config.sip.listen.map(\.description) == ["udp:127.0.0.1:5070", "tcp:127.0.0.1:5070"])
+    }
+
     @Test func sampleHasEveryKeyWithACommentAbove() throws {
         let text = try String(contentsOfFile: samplePath, encoding: .utf8)
         let lines = text.components(separatedBy: "\n")

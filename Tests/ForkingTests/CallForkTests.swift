@@ -65,6 +65,38 @@ import Testing
         #expect(fork.record.outcome == .unreachable)
     }
 
+    // MARK: Tuples read after the start
+
+    @Test func branchesGoOutBeforeTheTuplesAreRead() {
+        var (fork, actions) = F.started(bindings: [F.binding("a")], targets: nil)
+        #expect(actions.forks.count == 1)
+        #expect(actions.pushes.isEmpty)
+        let later = fork.handle(.tuplesLoaded([F.target(1)]), now: F.at(0.001))
+        #expect(later.pushes.map(\.1.tupleID) == [1])
+        #expect(later.forks.isEmpty)
+    }
+
+    @Test func noContactAndNoTupleIsKnownOnlyOnceTheTuplesAreRead() {
+        var (fork, actions) = F.started(bindings: [], targets: nil)
+        #expect(actions.isEmpty)
+        #expect(fork.phase == .live)
+        #expect(fork.handle(.tuplesLoaded([]), now: F.at(0.001)) == [.respond(status: 480)])
+        #expect(fork.record.outcome == .noDevices)
+    }
+
+    @Test func aFailedBranchWaitsForTheTuples() {
+        var (fork, _) = F.started(bindings: [F.binding("a")], targets: nil)
+        #expect(fork.handle(.final(1, status: 486), now: F.at(0.001)).isEmpty)
+        // No tuple after all: nothing left to wait for.
+        #expect(fork.handle(.tuplesLoaded([]), now: F.at(0.002)).relayedFinals.map(\.1) == [486])
+    }
+
+    @Test func aCallDecidedBeforeTheTuplesPushesNobody() {
+        var (fork, _) = F.started(bindings: [F.binding("a")], targets: nil)
+        _ = fork.handle(.final(1, status: 200), now: F.at(0.001))
+        #expect(fork.handle(.tuplesLoaded([F.target(1)]), now: F.at(0.002)).isEmpty)
+    }
+
     // MARK: Provisional and answer
 
     @Test func provisionalIsRelayedAndRecorded() {

@@ -28,7 +28,7 @@ enum ForkFixture {
     }
 
     /// A fork that has handled `.start` at t0.
-    static func started(bindings: [Binding], targets: [PushTarget], wakeupHold: Bool = true,
+    static func started(bindings: [Binding], targets: [PushTarget]?, wakeupHold: Bool = true,
                         settings: ForkSettings = ForkSettings()) -> (CallFork, [ForkAction]) {
         var fork = fork(settings)
         let actions = fork.handle(.start(bindings: bindings, targets: targets, wakeupHold: wakeupHold), now: t0)

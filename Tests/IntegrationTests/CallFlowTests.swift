@@ -463,6 +463,27 @@ final class CallFlowTests: IntegrationTestCase {
         XCTAssertEqual(invites, 0)
     }
 
+    func testShutdownDuringCallsAnswersTheCallerAndExitsCleanly() async throws {
+        let lab = try await startLab(wakeWindow: 30)
+        try addTuple(lab, selector: "sel-shutdown", token: "token-shutdown")
+        let alice = try await phone("alice")
+        _ = await register(alice, lab)
+        let pbx = try await pbx()
+        // One call answered and hung up, one still pending when SIGTERM comes.
+        let done = await call(pbx, lab, pushID: "pair-done")
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        await alice.respond(incoming, status: 200)
+        _ = await pbx.waitForResponse(done, atLeast: 200, timeout: .seconds(5))
+        _ = await pbx.bye(done)
+        let pending = await call(pbx, lab, pushID: "pair-pending")
+        _ = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        let exit = await lab.server.stop()
+        XCTAssertEqual(exit, 0, lab.server.log)
+        let final = await pbx.waitForResponse(pending, atLeast: 200, timeout: .seconds(5))
+        XCTAssertNotNil(final, "the pending call is answered before sipwake exits")
+        XCTAssertGreaterThanOrEqual(final?.status ?? 0, 500)
+    }
+
     func testUserWithWakeupHoldOffFailsFastWithoutPush() async throws {
         let lab = try await startLab(wakeWindow: 20)
         try addTuple(lab, selector: "sel-nohold", token: "token-nohold")
