@@ -201,10 +201,12 @@ final class CallProxy {
         default:
             break
         }
-        let record = call.fork.record
-        if record != call.savedRecord {
-            call.savedRecord = record
-            records?.save(record)
+        // The record is written when the call starts, when it ends, and when
+        // it is forgotten (with the late push answers and branch finals).
+        let phase = call.fork.phase
+        if phase != call.savedPhase {
+            call.savedPhase = phase
+            records?.save(call.fork.record)
         }
         if call.fork.isFinished { finish(key) }
     }
@@ -215,6 +217,8 @@ final class CallProxy {
         if callsByAOR[call.aor]?.isEmpty == true { callsByAOR[call.aor] = nil }
         call.releaseBranches()
         if call.request.finalStatus == nil { call.request.reply(500, "Call Not Completed") }
+        // A call forgotten early (shutdown) keeps what it had.
+        if call.savedPhase != .finished { records?.save(call.fork.record) }
     }
 
     private func perform(_ action: ForkAction, _ call: PendingCall) {
@@ -334,9 +338,20 @@ final class CallProxy {
     }
 
     private func pushCompleted(_ key: String, _ id: PushID, tupleID: Int64, result: PushResult) {
-        let now = clock()
-        let tuples = self.tuples
-        Task { try? tuples.recordPushResult(id: tupleID, at: now, status: result.httpStatus, result: result.kind.rawValue) }
+        // With call records on, the record writer puts the result on the
+        // tuple in its batch; otherwise it is written here, off the loop.
+        if records == nil {
+            let now = clock()
+            let tuples = self.tuples
+            let logger = self.logger
+            Task.detached {
+                do {
+                    try tuples.recordPushResult(id: tupleID, at: now, status: result.httpStatus, result: result.kind.rawValue)
+                } catch {
+                    logger.debug("push result not written on the tuple", metadata: ["tuple": "\(tupleID)", "error": "\(error)"])
+                }
+            }
+        }
         if result.kind != .delivered { metrics.pushFailures.increment() }
         let delivery: PushDelivery
         switch result.kind {

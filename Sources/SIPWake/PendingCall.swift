@@ -27,8 +27,8 @@ final class PendingCall {
     var cancelReason: String?
     /// Push attempts in flight: which tuple and verb each one is.
     var pushes: [PushID: (target: PushTarget, kind: PushKind)] = [:]
-    /// The record as last handed to the writer.
-    var savedRecord: CallRecord?
+    /// The phase in which the record was last handed to the writer.
+    var savedPhase: ForkPhase?
 
     init(key: String, aor: String, request: IncomingRequest, fork: CallFork, pairingID: String,
          caller: CallerInfo, media: String, callerToken: String) {

@@ -13,6 +13,8 @@ struct RecordRouteToken: Equatable {
 
     static let parameter = "swk"
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// `udp~203.0.113.7~40123~0.MAC`, or `-.MAC`.
     func encoded(callID: String, secret: [UInt8]) -> String {
         let body = flow.map { "\($0.transport.rawValue)~\($0.host)~\($0.port)~\($0.connectionID ?? 0)" } ?? "-"
@@ -43,6 +45,12 @@ struct RecordRouteToken: Equatable {
     private static func mac(_ body: String, callID: String, secret: [UInt8]) -> String {
         let key = SymmetricKey(data: secret)
         let code = HMAC<SHA256>.authenticationCode(for: Array("\(body)|\(callID)".utf8), using: key)
-        return code.prefix(8).map { String(format: "%02x", $0) }.joined()
+        var hex = [UInt8]()
+        hex.reserveCapacity(16)
+        for byte in code.prefix(8) {
+            hex.append(Self.hexDigits[Int(byte >> 4)])
+            hex.append(Self.hexDigits[Int(byte & 0x0f)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 }

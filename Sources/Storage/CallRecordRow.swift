@@ -12,4 +12,7 @@ struct CallRecordRow: Sendable {
     var finalStatus: Int?
     /// The whole `CallRecord` as JSON.
     var record: String
+    /// The last answered push of each device tuple in the record, written on
+    /// the tuple (`last_push_*`) in the same transaction.
+    var pushResults: [CallRecordPushResult] = []
 }

@@ -30,7 +30,8 @@ public struct CallRecordStore: Sendable {
     }
 
     /// Saves every record in ONE transaction: all are written or none. A
-    /// record listed twice is stored as its last version.
+    /// record listed twice is stored as its last version. Each record's last
+    /// answered push per device tuple is also written on that tuple.
     /// - Throws: `invalidField` for an empty id, or an encoding error; nothing is written then.
     public func save(_ records: [CallRecord]) throws {
         try write(try records.map(Self.encoded))
@@ -42,6 +43,13 @@ public struct CallRecordStore: Sendable {
         try database.pool.write { db in
             for row in rows {
                 try Self.upsert(row, in: db)
+                // A tuple deleted since (stale token, removal) is simply not updated.
+                for push in row.pushResults {
+                    try db.cachedStatement(sql: """
+                        UPDATE device_tuples SET last_push_at = ?, last_push_status = ?, last_push_result = ?
+                        WHERE id = ? AND (last_push_at IS NULL OR last_push_at <= ?)
+                        """).execute(arguments: [push.at, push.status, push.result, push.tupleID, push.at])
+                }
             }
         }
     }
@@ -131,7 +139,8 @@ public struct CallRecordStore: Sendable {
             id: record.id, pairingID: record.pairingID, callID: record.callID, callee: record.callee,
             caller: record.caller, startedAt: record.startedAt.timeIntervalSince1970,
             endedAt: record.endedAt?.timeIntervalSince1970, outcome: record.outcome?.rawValue,
-            finalStatus: record.finalStatus, record: json)
+            finalStatus: record.finalStatus, record: json,
+            pushResults: CallRecordPushResult.latest(in: record))
     }
 
     static func upsert(_ row: CallRecordRow, in db: Database) throws {

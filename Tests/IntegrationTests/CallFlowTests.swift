@@ -195,6 +195,10 @@ final class CallFlowTests: IntegrationTestCase {
         XCTAssertEqual(branches.map { $0["reason"] as? String }, ["late-register"])
         let pushes = story["pushes"] as? [[String: Any]] ?? []
         XCTAssertEqual(pushes.first?["result"] as? String, "delivered")
+        // The push result is on the tuple too.
+        let tuple = try XCTUnwrap(try lab.tuples.list(username: "alice").first)
+        XCTAssertEqual(tuple.lastPushResult, "delivered")
+        XCTAssertEqual(tuple.lastPushStatus, 200)
     }
 
     func testVideoCallPushSaysVideo() async throws {

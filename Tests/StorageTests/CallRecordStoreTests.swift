@@ -27,6 +27,36 @@ final class CallRecordStoreTests: XCTestCase {
         }, "the record column only holds JSON")
     }
 
+    func testTheLastAnsweredPushOfEachTupleIsWrittenOnTheTuple() throws {
+        let database = try TestDatabase.open(self)
+        _ = try UserStore(database: database).add(username: "alice", realm: "localhost", ha1MD5: String(repeating: "0", count: 32), ha1SHA256: String(repeating: "0", count: 64))
+        let tuples = TupleStore(database: database)
+        let phone = try tuples.report(username: "alice", selector: "s1", appIDCalls: "a", tokenCalls: "t1",
+                                      appIDOther: nil, tokenOther: nil, platform: .ios).tuple
+        let tablet = try tuples.report(username: "alice", selector: "s2", appIDCalls: "a", tokenCalls: "t2",
+                                       appIDOther: nil, tokenOther: nil, platform: .android).tuple
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        var record = CallRecord(id: "rec-push", pairingID: "p", callID: "c", callee: "alice", caller: "sip:bob@x",
+                                startedAt: t0)
+        record.pushes = [
+            CallPushRecord(id: 1, tupleID: phone.id, selector: "s1", verb: "NotifyIncomingCall", attempt: 1, sentAt: t0,
+                           completedAt: t0.addingTimeInterval(0.1), httpStatus: 503, result: "retryable"),
+            CallPushRecord(id: 2, tupleID: phone.id, selector: "s1", verb: "NotifyIncomingCall", attempt: 2, sentAt: t0,
+                           completedAt: t0.addingTimeInterval(0.2), httpStatus: 200, result: "delivered"),
+            // Still in flight: not written.
+            CallPushRecord(id: 3, tupleID: tablet.id, selector: "s2", verb: "NotifyIncomingCall", attempt: 1, sentAt: t0),
+            // A tuple deleted meanwhile is skipped, not an error.
+            CallPushRecord(id: 4, tupleID: 9999, selector: "gone", verb: "NotifyIncomingCall", attempt: 1, sentAt: t0,
+                           completedAt: t0, httpStatus: 404, result: "token-gone"),
+        ]
+        try CallRecordStore(database: database).save(record)
+        let updated = try XCTUnwrap(try tuples.get(id: phone.id))
+        XCTAssertEqual(updated.lastPushResult, "delivered")
+        XCTAssertEqual(updated.lastPushStatus, 200)
+        XCTAssertEqual(updated.lastPushAt, t0.addingTimeInterval(0.2))
+        XCTAssertNil(try tuples.get(id: tablet.id)?.lastPushResult)
+    }
+
     func testARecordWithPushesBranchesAndEventsComesBackEqual() throws {
         let store = CallRecordStore(database: try TestDatabase.open(self))
         let record = CallRecordFixture.record(1)
