@@ -201,10 +201,12 @@ final class CallProxy {
         default:
             break
         }
-        // The record is written when the call starts, when it ends, and when
-        // it is forgotten (with the late push answers and branch finals).
+        // The record is written when the call starts, when it ends, when an
+        // end notification is answered, and when the call is forgotten.
         let phase = call.fork.phase
-        if phase != call.savedPhase {
+        var endPushAnswered = false
+        if case .pushResult = event, phase == .ended { endPushAnswered = true }
+        if phase != call.savedPhase || endPushAnswered {
             call.savedPhase = phase
             records?.save(call.fork.record)
         }

@@ -364,6 +364,16 @@ final class CallFlowTests: IntegrationTestCase {
         XCTAssertEqual(message.header("X-Push-ID"), "pair-cancel")
         let story = try await record(lab, "pair-cancel")
         XCTAssertEqual(story["outcome"] as? String, "cancelled")
+        // The record shows the missed-call push answered while the call is
+        // still in its grace period.
+        var missedResult: String?
+        for _ in 0..<20 where missedResult != "delivered" {
+            let now = try await record(lab, "pair-cancel")
+            missedResult = (now["pushes"] as? [[String: Any]])?
+                .first { $0["verb"] as? String == "NotifyIncomingCallMissed" }?["result"] as? String
+            if missedResult != "delivered" { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        XCTAssertEqual(missedResult, "delivered")
     }
 
     func testCancelAnsweredElsewhereUpstreamSendsAnsweredElsewhere() async throws {
