@@ -205,7 +205,11 @@ actor SIPServer: SIPRequestHandler {
         guard let uri = message.requestURI else { return request.reply(400, "No Request-URI") }
         let trusted = !settings.authEnabled || settings.isTrusted(request.source.host)
         let local = settings.serves(uri.host)
-        if !trusted && !local && message.digestProxyAuthorizations.isEmpty {
+        // A call to a foreign domain can only come from one of our users (it
+        // is then challenged, and relayed once authenticated to the outbound
+        // proxy), or from a trusted peer: anything else is refused at once.
+        let fromLocalUser = message.fromURI.map { settings.serves($0.host) } ?? false
+        if !trusted && !local && (!fromLocalUser || callSettings.outboundProxy == nil) {
             logger.debug("relay refused", metadata: ["ruri": "\(uri)", "source": "\(request.source.host)"])
             return request.reply(403, "Relaying Forbidden")
         }

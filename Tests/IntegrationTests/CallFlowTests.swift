@@ -503,6 +503,39 @@ final class CallFlowTests: IntegrationTestCase {
         XCTAssertGreaterThanOrEqual(final?.status ?? 0, 500)
     }
 
+    func testPhoneCallsOutThroughTheOutboundProxyWithDigest() async throws {
+        let pbx = try await pbx()
+        let pbxURI = await pbx.contactURI
+        let pbxHostPort = pbxURI.replacingOccurrences(of: "sip:pbx@", with: "")
+        let lab = try await startLab(calls: "outbound_proxy = \"sip:\(pbxHostPort)\"")
+        let alice = try await phone("alice")
+        _ = await register(alice, lab)
+        let outgoing = await alice.invite("sip:5551234@pbx.example.com", via: lab.registrar,
+                                          user: "alice", password: "alice-secret", from: "<sip:alice@localhost>")
+        let atPBX = try XCTUnwrapAsync(await pbx.waitForInvite(timeout: .seconds(5)),
+                                       lab.server.log.components(separatedBy: "\n").filter { !$0.contains("ServiceLifecycle") }.suffix(30).joined(separator: "\n"))
+        XCTAssertEqual(atPBX.requestURI, "sip:5551234@pbx.example.com")
+        XCTAssertTrue(atPBX.headers["Record-Route"].contains { $0.contains(";swk=") }, atPBX.text)
+        XCTAssertNil(atPBX.header("Proxy-Authorization").flatMap { $0.contains("nonce") ? nil : $0 })
+        await pbx.respond(atPBX, status: 200)
+        let answer = await alice.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(answer?.status, 200)
+        // The PBX hangs up; the BYE reaches the phone through sipwake.
+        let bye = await pbx.bye(atPBX)
+        XCTAssertEqual(bye, 200)
+        let gotBye = await alice.waitForBye(outgoing, timeout: .seconds(5))
+        XCTAssertTrue(gotBye)
+    }
+
+    func testPhoneCallWithoutCredentialsIsChallenged() async throws {
+        let lab = try await startLab()
+        let alice = try await phone("alice")
+        _ = await register(alice, lab)
+        let outgoing = await alice.invite("sip:bob@localhost", via: lab.registrar, from: "<sip:alice@localhost>")
+        let response = await alice.waitForResponse(outgoing, atLeast: 400, timeout: .seconds(5))
+        XCTAssertEqual(response?.status, 407)
+    }
+
     func testUserWithWakeupHoldOffFailsFastWithoutPush() async throws {
         let lab = try await startLab(wakeWindow: 20)
         try addTuple(lab, selector: "sel-nohold", token: "token-nohold")

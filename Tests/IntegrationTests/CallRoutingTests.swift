@@ -42,21 +42,21 @@ final class CallRoutingTests: IntegrationTestCase {
         XCTAssertEqual(response.status, 403)
     }
 
-    func testAuthenticatedCallToAForeignDomainWithoutOutboundProxyIsForbidden() async throws {
+    func testCallToAForeignDomainWithoutOutboundProxyIsForbiddenEvenWithCredentials() async throws {
         let server = try await startServer()
         let ua = try await makeUA(server)
-        let challenge = await invite(ua, to: "sip:carol@example.net", from: "<sip:bob@localhost>;tag=b1",
-                                     headers: [("Proxy-Authorization", "Digest username=\"bob\", realm=\"localhost\", nonce=\"x\", uri=\"sip:carol@example.net\", response=\"0\"")])
-        // Stale or made-up credentials are challenged, never relayed.
-        XCTAssertEqual(challenge.status, 407)
-        let parameters = try XCTUnwrap(Self.proxyChallenge(challenge.text))
-        let authorization = DigestClient.authorization(challenge: parameters, method: "INVITE", uri: "sip:carol@example.net",
-                                                       user: "bob", password: "bob-secret")
-        let response = await ua.send(method: "INVITE", uri: "sip:carol@example.net", from: "<sip:bob@localhost>;tag=b3",
-                                     to: "<sip:carol@example.net>", callID: UUID().uuidString, cseq: 2,
-                                     contacts: ["<sip:bob@127.0.0.1>"],
-                                     extraHeaders: [("Proxy-Authorization", authorization)])
+        let response = await invite(ua, to: "sip:carol@example.net", from: "<sip:bob@localhost>;tag=b1",
+                                    headers: [("Proxy-Authorization", "Digest username=\"bob\", realm=\"localhost\", nonce=\"x\", uri=\"sip:carol@example.net\", response=\"0\"")])
         XCTAssertEqual(response.status, 403, "no [calls] outbound_proxy: sipwake relays nowhere")
+    }
+
+    func testWithAnOutboundProxyOnlyLocalUsersAreChallengedOthersForbidden() async throws {
+        let server = try await startServer(config: "[calls]\noutbound_proxy = \"sip:127.0.0.9:5999\"")
+        let ua = try await makeUA(server)
+        let local = await invite(ua, to: "sip:carol@example.net", from: "<sip:bob@localhost>;tag=b1")
+        XCTAssertEqual(local.status, 407, "one of our users: authenticate first")
+        let stranger = await invite(ua, to: "sip:carol@example.net", from: "<sip:mallory@evil.example>;tag=m1")
+        XCTAssertEqual(stranger.status, 403, "never an open relay")
     }
 
     func testTrustedPeerCallingAnUnknownUserGets404() async throws {
