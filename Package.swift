@@ -150,7 +150,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "SIPWakeTests", dependencies: ["SIPWake", "Registrar"]),
+        .testTarget(name: "SIPWakeTests", dependencies: ["SIPWake", "Registrar", "Config", "Forking"]),
         .testTarget(
             name: "APITests",
             dependencies: [

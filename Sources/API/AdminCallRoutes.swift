@@ -49,9 +49,8 @@ struct AdminCallRoutes {
     /// The `outcome` query parameter; nil when absent, 400 naming it when unknown.
     static func outcome(_ request: Request) throws -> CallOutcome? {
         guard let text = request.uri.queryParameters.get("outcome") else { return nil }
-        guard let outcome = CallOutcome(rawValue: text) else {
-            let names = CallOutcome.allCases.map(\.rawValue).joined(separator: ", ")
-            throw AdminError.badRequest("outcome must be one of \(names)", field: "outcome")
+        guard let outcome = CallOutcome(name: text) else {
+            throw AdminError.badRequest("outcome must be one of \(CallOutcome.names)", field: "outcome")
         }
         return outcome
     }

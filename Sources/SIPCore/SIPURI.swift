@@ -23,6 +23,16 @@ public struct SIPURI: Sendable, Hashable, CustomStringConvertible {
         self.description = SofiaText.encode { buffer, size in url_e(buffer, size, url) }
     }
 
+    /// Parses a URI written as text (`sip:pbx.example.com:5060;transport=tcp`)
+    /// with Sofia. Returns nil when Sofia cannot read it or it has no host.
+    public init?(parsing text: String) {
+        guard let raw = su_home_new(isize_t(MemoryLayout<su_home_t>.size)) else { return nil }
+        let home = raw.assumingMemoryBound(to: su_home_t.self)
+        defer { su_home_unref(home) }
+        guard let url = text.withCString({ url_make(home, $0) }) else { return nil }
+        self.init(UnsafePointer(url))
+    }
+
     /// Value of a URI parameter such as `transport`, or nil.
     public func parameter(_ name: String) -> String? {
         guard let parameters else { return nil }

@@ -167,9 +167,16 @@ final class CallProxy {
         }
     }
 
-    /// Ends every call (shutdown): callers get 503 via the owner's shutdown path.
+    /// Ends every call (shutdown): ringing branches are cancelled and callers
+    /// still waiting get 503 with Retry-After, so the PBX routes elsewhere.
     func closeAll() {
-        for key in Array(calls.keys) { finish(key) }
+        for key in Array(calls.keys) {
+            if let call = calls[key] {
+                for branch in call.branches.values { branch.cancel(reason: "SIP;cause=503;text=\"Shutting down\"") }
+                call.request.reply(503, "Shutting Down", tags: SofiaTagList().header("Retry-After", "5"))
+            }
+            finish(key)
+        }
     }
 
     // MARK: Events and actions

@@ -2,6 +2,7 @@ import Config
 import Foundation
 import Forking
 import Registrar
+import SIPCore
 
 /// What the forking proxy needs from the configuration, resolved once at start.
 struct CallProxySettings: Sendable {
@@ -16,6 +17,10 @@ struct CallProxySettings: Sendable {
     var ports: [SIPTransport: Int] = [:]
     /// Key of the Record-Route tokens.
     var tokenSecret: [UInt8] = []
+    /// Addresses whose requests are not challenged (the PBX), and whether
+    /// digest authentication is on at all.
+    var trustedPeers: [TrustedPeer] = []
+    var authEnabled = true
     var pushEnabled = false
     var incomingBadge = 0
     var missedBadge = 1
@@ -44,6 +49,8 @@ struct CallProxySettings: Sendable {
             ports[transport] = address.port
         }
         self.tokenSecret = tokenSecret
+        trustedPeers = config.auth.trustedPeers
+        authEnabled = config.auth.enabled
         self.pushEnabled = pushEnabled
         incomingBadge = config.push.incomingBadge
         missedBadge = config.push.missedBadge
@@ -51,7 +58,24 @@ struct CallProxySettings: Sendable {
         domain = config.sip.domains.first ?? "localhost"
     }
 
-    /// The Record-Route entry of this proxy on one transport, with its token.
+    /// Whether a request from `address` may be relayed wherever it asks
+    /// (a trusted peer, or anyone with authentication off).
+    func trustsSource(_ address: String) -> Bool {
+        !authEnabled || trustedPeers.contains { $0.contains(address) }
+    }
+
+    /// Whether an in-dialog request from an untrusted source may go to a next
+    /// hop that the request itself names (a Route after sipwake's, or the
+    /// Request-URI): only a trusted peer's address or the outbound proxy.
+    func mayRelayInDialog(to uri: String) -> Bool {
+        guard let host = SIPURI(parsing: uri)?.host else { return false }
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if trustedPeers.contains(where: { $0.contains(bare) }) { return true }
+        guard let outboundProxy, let outboundHost = SIPURI(parsing: outboundProxy)?.host else { return false }
+        return outboundHost.lowercased() == host.lowercased()
+    }
+
+    /// The Record-Route entry on one transport, with its token.
     func recordRoute(transport: SIPTransport, token: String) -> String {
         let host = recordRouteHost.contains(":") && !recordRouteHost.hasPrefix("[") ? "[\(recordRouteHost)]" : recordRouteHost
         let port = ports[transport] ?? ports[.udp] ?? 5060

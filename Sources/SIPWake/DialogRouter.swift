@@ -51,9 +51,11 @@ final class DialogRouter {
         let flow = tokens.compactMap(\.flow).first { !Self.matches($0, request.source) }
         let nextHop: String
         var transport: OpaquePointer?
+        var namedByRequest = true
         if let route = copy.routes.first {
             nextHop = BindingRoute.uri(ofNameAddr: route)
         } else if let flow {
+            namedByRequest = false
             let host = flow.host.contains(":") ? "[\(flow.host)]" : flow.host
             nextHop = "sip:\(host):\(flow.port);transport=\(flow.transport.rawValue)"
             transport = flow.connectionID.flatMap { agent?.connections.transport(for: $0) }
@@ -61,6 +63,14 @@ final class DialogRouter {
             nextHop = uri.description
         } else {
             return fail(request, 400, "No Request-URI")
+        }
+        // A next hop the request names itself is only for trusted sources,
+        // or toward the PBX side: a phone holding a valid route set must not
+        // use it to reach anyone else (never an open relay).
+        if namedByRequest, !settings.trustsSource(request.source.host), !settings.mayRelayInDialog(to: nextHop) {
+            logger.notice("in-dialog relay refused", metadata: [
+                "source": "\(request.source.host)", "next-hop": "\(nextHop)", "call-id": "\(callID)"])
+            return fail(request, 403, "Relaying Forbidden")
         }
         forward(request, copy, nextHop: nextHop, transport: transport, stateless: isACK)
     }

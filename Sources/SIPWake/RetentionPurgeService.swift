@@ -46,7 +46,7 @@ public struct RetentionPurgeService: Service, CustomStringConvertible {
         do {
             let purged = try purge(cutoff)
             if purged > 0 {
-                logger.info("\(what) purged", metadata: ["count": "\(purged)", "days": "\(retentionDays)"])
+                logger.info("retention purge done", metadata: ["what": "\(what)", "count": "\(purged)", "days": "\(retentionDays)"])
             }
             return purged
         } catch {

@@ -12,8 +12,18 @@ public enum CallOutcome: String, Sendable, Codable, CaseIterable {
     case noAnswer = "no-answer"
     /// Every branch failed and no pushed device could still register.
     case unreachable
-    /// The callee had no registered contact and no device tuple.
+    /// Nothing to ring or wake: no registered contact, and no device tuple
+    /// (or pushes off: the user's wake-up hold, or `push.enabled = false`).
     case noDevices = "no-devices"
-    /// Refused before forking: unknown user, loop, bad request.
+    /// Reserved for calls refused before forking (unknown user, loop, bad
+    /// request); such calls are answered but not recorded today.
     case rejected
+
+    /// Reads an outcome as an operator types it (any case).
+    public init?(name: String) {
+        self.init(rawValue: name.lowercased())
+    }
+
+    /// Every outcome's name, for error messages.
+    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }

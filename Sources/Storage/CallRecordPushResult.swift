@@ -2,17 +2,23 @@
 /// tuple's `last_push_at`, `last_push_status` and `last_push_result`.
 struct CallRecordPushResult: Sendable, Equatable {
     var tupleID: Int64
+    /// When the push was sent: a tuple created later is another device that
+    /// got a reused id.
+    var sentAt: Double
     var at: Double
     var status: Int?
     var result: String
 
-    /// The last answered push per tuple of `record`.
+    /// The last answered push per tuple of `record` (by answer time).
     static func latest(in record: CallRecord) -> [CallRecordPushResult] {
         var byTuple: [Int64: CallRecordPushResult] = [:]
         for push in record.pushes {
             guard let completed = push.completedAt, let result = push.result else { continue }
+            let at = completed.timeIntervalSince1970
+            if let known = byTuple[push.tupleID], known.at > at { continue }
             byTuple[push.tupleID] = CallRecordPushResult(
-                tupleID: push.tupleID, at: completed.timeIntervalSince1970, status: push.httpStatus, result: result)
+                tupleID: push.tupleID, sentAt: push.sentAt.timeIntervalSince1970, at: at, status: push.httpStatus,
+                result: result)
         }
         return byTuple.values.sorted { $0.tupleID < $1.tupleID }
     }

@@ -5,9 +5,9 @@ import GRDB
 /// `sipwake calls` and the admin API.
 ///
 /// A row holds the whole `CallRecord` as JSON plus copies of the fields lists
-/// filter and sort on. The server saves a call many times while it runs (every
-/// push result, branch response and event), through `CallRecordWriter`; each
-/// save replaces the whole record in one statement, so a reader sees one
+/// filter and sort on. The server saves a call several times while it runs
+/// (start, end, answered end pushes, forgotten), through `CallRecordWriter`;
+/// each save replaces the whole record in one statement, so a reader sees one
 /// complete version or the next, never half of one.
 public struct CallRecordStore: Sendable {
     private let database: SipwakeDatabase
@@ -43,12 +43,9 @@ public struct CallRecordStore: Sendable {
         try database.pool.write { db in
             for row in rows {
                 try Self.upsert(row, in: db)
-                // A tuple deleted since (stale token, removal) is simply not updated.
                 for push in row.pushResults {
-                    try db.cachedStatement(sql: """
-                        UPDATE device_tuples SET last_push_at = ?, last_push_status = ?, last_push_result = ?
-                        WHERE id = ? AND (last_push_at IS NULL OR last_push_at <= ?)
-                        """).execute(arguments: [push.at, push.status, push.result, push.tupleID, push.at])
+                    try TupleStore.writePushResult(db, id: push.tupleID, at: push.at, sentAt: push.sentAt,
+                                                   status: push.status, result: push.result)
                 }
             }
         }
@@ -89,11 +86,11 @@ public struct CallRecordStore: Sendable {
         guard offset >= 0 else { throw StorageError.invalidField(name: "offset", reason: "must not be negative") }
         let filter = Self.filter(callee: callee, outcome: outcome)
         return try database.pool.read { db in
-            try String.fetchAll(
+            try Row.fetchAll(
                 db,
-                sql: "SELECT record FROM call_records\(filter.sql) ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?",
+                sql: "SELECT id, record FROM call_records\(filter.sql) ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?",
                 arguments: filter.arguments + [limit, offset]
-            ).map(Self.decoded)
+            ).map { try Self.decoded($0["record"], id: $0["id"]) }
         }
     }
 
@@ -112,12 +109,12 @@ public struct CallRecordStore: Sendable {
         guard !key.isEmpty else { return nil }
         return try database.pool.read { db in
             for column in ["id", "pairing_id", "call_id"] {
-                if let text = try String.fetchOne(
+                if let row = try Row.fetchOne(
                     db,
-                    sql: "SELECT record FROM call_records WHERE \(column) = ? ORDER BY started_at DESC, id DESC LIMIT 1",
+                    sql: "SELECT id, record FROM call_records WHERE \(column) = ? ORDER BY started_at DESC, id DESC LIMIT 1",
                     arguments: [key])
                 {
-                    return try Self.decoded(text)
+                    return try Self.decoded(row["record"], id: row["id"])
                 }
             }
             return nil
@@ -166,13 +163,16 @@ public struct CallRecordStore: Sendable {
                         row.outcome, row.finalStatus, row.record])
     }
 
-    private static func decoded(_ text: String) throws -> CallRecord {
+    /// Names the record that cannot be read, so an operator can find and
+    /// delete that one row (a file damaged by hand, or written by a newer
+    /// version with an outcome this one does not know).
+    private static func decoded(_ text: String, id: String) throws -> CallRecord {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         do {
             return try decoder.decode(CallRecord.self, from: Data(text.utf8))
         } catch {
-            throw StorageError.corruptRow(table: "call_records", detail: "record is not a readable call record")
+            throw StorageError.corruptRow(table: "call_records", detail: "record of call '\(id)' is not a readable call record")
         }
     }
 

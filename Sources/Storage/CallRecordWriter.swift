@@ -2,8 +2,8 @@ import Logging
 
 /// Puts call records on disk without the SIP loop ever waiting for it.
 ///
-/// The loop calls `save(_:)` at every state change of a call (a push result, a
-/// branch response, the outcome), always with the whole record. `save` only
+/// The loop calls `save(_:)` when a call starts, ends, has an end push
+/// answered, and is forgotten, always with the whole record. `save` only
 /// puts the record in a pending map (id → latest version) under a lock and
 /// returns; a dedicated thread (`call-records`) takes everything pending and
 /// writes it in ONE transaction. Versions saved while a write runs replace
@@ -11,7 +11,8 @@ import Logging
 /// per state change (coalescing).
 ///
 /// A failed write is logged and counted (`failures`), and that version is
-/// lost; the call's next save carries the whole story again.
+/// lost; a later save of the call carries the whole story again, but a
+/// failed last save leaves the row at its previous version.
 ///
 /// Sendable: the only stored property is `worker`, a `let` to a class that is
 /// itself safe to share (see `CallRecordWriterWorker`).

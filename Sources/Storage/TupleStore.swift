@@ -217,11 +217,23 @@ public struct TupleStore: Sendable {
     public func recordPushResult(id: Int64, at: Date, status: Int?, result: String) throws {
         try TupleFields.check(result, name: "result", length: 0...1024)
         try database.pool.write { db in
-            try db.execute(
-                sql: "UPDATE device_tuples SET last_push_at = ?, last_push_status = ?, last_push_result = ? WHERE id = ?",
-                arguments: [at.timeIntervalSince1970, status, result, id])
-            guard db.changesCount == 1 else { throw StorageError.tupleNotFound(id: id) }
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM device_tuples WHERE id = ?", arguments: [id]) != nil else {
+                throw StorageError.tupleNotFound(id: id)
+            }
+            try Self.writePushResult(db, id: id, at: at.timeIntervalSince1970, sentAt: nil, status: status, result: result)
         }
+    }
+
+    /// Writes a push answer on tuple `id`, unless the tuple already holds a
+    /// later one (answers of concurrent calls arrive in any order) or was
+    /// created after the push was sent (the id was reused by a new device
+    /// after the old tuple was deleted). A tuple that is gone is skipped.
+    static func writePushResult(_ db: Database, id: Int64, at: Double, sentAt: Double?, status: Int?,
+                                result: String) throws {
+        try db.cachedStatement(sql: """
+            UPDATE device_tuples SET last_push_at = ?, last_push_status = ?, last_push_result = ?
+            WHERE id = ? AND (last_push_at IS NULL OR last_push_at <= ?) AND (? IS NULL OR created_at <= ?)
+            """).execute(arguments: [at, status, String(result.prefix(1024)), id, at, sentAt, sentAt])
     }
 
     // MARK: - Rows

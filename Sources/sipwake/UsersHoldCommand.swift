@@ -22,11 +22,9 @@ struct UsersHoldCommand: ParsableCommand {
         let config = try options.load()
         let database = try DatabaseAccess.open(config)
         defer { try? database.close() }
-        do {
+        try CLIStorage.run {
             try UserStore(database: database).setWakeupHold(username: user.lowercased(), setting == .on)
-            print("wake-up hold \(setting.rawValue) for \(user.lowercased())")
-        } catch let error as StorageError {
-            throw CLIError(error.description)
         }
+        print("wake-up hold \(setting.rawValue) for \(user.lowercased())")
     }
 }

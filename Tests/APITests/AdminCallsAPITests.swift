@@ -79,6 +79,9 @@ final class AdminCallsAPITests: XCTestCase {
             XCTAssertEqual((missed["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String },
                            ["missed-2", "missed-1"])
 
+            let (_, upper) = try await Self.get(client, "/admin/v1/calls?outcome=No-Answer")
+            XCTAssertEqual(upper["total"] as? Int, 3, "outcomes are read in any case, as in the CLI")
+
             let (_, none) = try await Self.get(client, "/admin/v1/calls?user=alice&outcome=declined")
             XCTAssertEqual(none["total"] as? Int, 0)
             XCTAssertEqual((none["items"] as? [Any])?.count, 0)

@@ -32,6 +32,32 @@ final class CLITests: IntegrationTestCase {
         XCTAssertTrue(try server.cli(["users", "list"]).stdout.contains("0 users"))
     }
 
+    func testUsersHoldTurnsTheWakeupHoldOffAndOn() async throws {
+        let server = try await startServer()
+        func hold(_ user: String) throws -> Bool? {
+            let json = try server.cli(["users", "list", "--json"])
+            let rows = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+            return rows?.first { $0["username"] as? String == user }?["wakeup_hold"] as? Bool
+        }
+        XCTAssertEqual(try hold("alice"), true, "on by default")
+        let off = try server.cli(["users", "hold", "Alice", "off"])
+        XCTAssertEqual(off.status, 0, off.stderr)
+        XCTAssertEqual(off.stdout, "wake-up hold off for alice\n")
+        XCTAssertEqual(try hold("alice"), false)
+        XCTAssertEqual(try hold("bob"), true, "only that user")
+        XCTAssertEqual(try server.cli(["users", "hold", "alice", "on"]).status, 0)
+        XCTAssertEqual(try hold("alice"), true)
+
+        let unknown = try server.cli(["users", "hold", "carol", "off"])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertTrue(unknown.stderr.contains("carol"), unknown.stderr)
+        XCTAssertEqual(unknown.stderr.split(separator: "\n").count, 1, "one line: \(unknown.stderr)")
+        let bad = try server.cli(["users", "hold", "alice", "maybe"])
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.contains("maybe"), bad.stderr)
+        XCTAssertEqual(try hold("alice"), true, "nothing changed")
+    }
+
     func testPasswordChangeTakesEffectOnTheRunningServer() async throws {
         let server = try await startServer()
         XCTAssertEqual(try server.cli(["users", "password", "alice", "--password", "new-secret"]).status, 0)

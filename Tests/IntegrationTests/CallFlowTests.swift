@@ -495,12 +495,15 @@ final class CallFlowTests: IntegrationTestCase {
         _ = await pbx.waitForResponse(done, atLeast: 200, timeout: .seconds(5))
         _ = await pbx.bye(done)
         let pending = await call(pbx, lab, pushID: "pair-pending")
-        _ = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        let ringing = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        await alice.respond(ringing, status: 180)
+        _ = await pbx.waitForResponse(pending, atLeast: 180, timeout: .seconds(5))
         let exit = await lab.server.stop()
         XCTAssertEqual(exit, 0, lab.server.log)
         let final = await pbx.waitForResponse(pending, atLeast: 200, timeout: .seconds(5))
-        XCTAssertNotNil(final, "the pending call is answered before sipwake exits")
-        XCTAssertGreaterThanOrEqual(final?.status ?? 0, 500)
+        XCTAssertEqual(final?.status, 503, "the PBX can route the waiting call elsewhere")
+        let event = await alice.waitForEvent(ringing, timeout: .seconds(5))
+        guard case .cancelled? = event else { return XCTFail("the ringing phone got \(String(describing: event))") }
     }
 
     func testPhoneCallsOutThroughTheOutboundProxyWithDigest() async throws {
@@ -534,6 +537,94 @@ final class CallFlowTests: IntegrationTestCase {
         let outgoing = await alice.invite("sip:bob@localhost", via: lab.registrar, from: "<sip:alice@localhost>")
         let response = await alice.waitForResponse(outgoing, atLeast: 400, timeout: .seconds(5))
         XCTAssertEqual(response?.status, 407)
+    }
+
+    func testRingbackOnPushGives180BeforeAnyPhoneRings() async throws {
+        let lab = try await startLab(calls: "ringback_on_push = true")
+        try addTuple(lab, selector: "sel-ringback", token: "token-ringback")
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-ringback")
+        let ringing = await pbx.waitForResponse(outgoing, atLeast: 180, timeout: .seconds(5))
+        XCTAssertEqual(ringing?.status, 180, "ringback while the phone wakes, with no phone registered")
+        await pbx.cancel(outgoing)
+    }
+
+    func testPairingIdIsANewUUIDWhenConfigured() async throws {
+        let lab = try await startLab(calls: "pairing_id = \"uuid\"")
+        let alice = try await phone("alice")
+        _ = await register(alice, lab)
+        let pbx = try await pbx()
+        _ = await call(pbx, lab)
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        let pairing = try XCTUnwrap(incoming.header("X-Push-ID"))
+        XCTAssertNotEqual(pairing, incoming.callID)
+        XCTAssertNotNil(UUID(uuidString: pairing), pairing)
+        await alice.respond(incoming, status: 486)
+    }
+
+    func testAPreloadedRouteToSipwakeIsNotForwardedToThePhone() async throws {
+        let lab = try await startLab()
+        let alice = try await phone("alice")
+        _ = await register(alice, lab)
+        let pbx = try await pbx()
+        // A PBX with sipwake as its outbound proxy preloads a Route to it.
+        _ = await pbx.invite("sip:alice@localhost", via: lab.server.proxy("udp"),
+                             headers: [("Route", "<sip:127.0.0.1:\(lab.server.port);lr>")],
+                             from: "<sip:1002@pbx.example.com>")
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        XCTAssertTrue(incoming.headers["Route"].isEmpty, "sipwake's own Route is consumed: \(incoming.headers["Route"])")
+        await alice.respond(incoming, status: 486)
+    }
+
+    func testInDialogRequestsFromAPhoneOnlyReachTheDialogsPBX() async throws {
+        let lab = try await startLab()
+        let phone = try registerFromRawSocket(lab, instance: "44444444-4444-4444-4444-444444444444")
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-relay")
+        let invite = try XCTUnwrap(phone.receive(timeout: 5))
+        let lines = invite.components(separatedBy: "\r\n")
+        func values(_ name: String) -> [String] {
+            lines.filter { $0.lowercased().hasPrefix(name.lowercased() + ":") }
+                .map { String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces) }
+        }
+        let callID = try XCTUnwrap(values("Call-ID").first)
+        let routeSet = values("Record-Route").joined(separator: ", ")
+        let pbxContact = try XCTUnwrap(values("Contact").first).trimmingCharacters(in: CharacterSet(charactersIn: "<>"))
+        XCTAssertTrue(routeSet.contains(";swk="), invite)
+        func send(_ uri: String) -> String? {
+            var text = phone.request(method: "INFO", uri: uri, extra: "Route: \(routeSet)\r\n")
+            text = text.replacingOccurrences(of: #"Call-ID: [^\r]+"#, with: "Call-ID: \(callID)", options: .regularExpression)
+            phone.send(text)
+            // Skip the INVITE's retransmissions.
+            while let answer = phone.receive(timeout: 5) {
+                if answer.hasPrefix("SIP/2.0") && answer.contains(" INFO\r\n") { return answer }
+            }
+            return nil
+        }
+        // The route set is valid, but the phone names a stranger: refused.
+        let stranger = try XCTUnwrap(send("sip:victim@203.0.113.9"))
+        XCTAssertTrue(stranger.hasPrefix("SIP/2.0 403"), stranger)
+        // Toward the dialog's PBX (a trusted peer) it is relayed: the PBX answers (it has no such dialog).
+        let toPBX = try XCTUnwrap(send(pbxContact))
+        XCTAssertFalse(toPBX.hasPrefix("SIP/2.0 403"), toPBX)
+        await pbx.cancel(outgoing)
+    }
+
+    func testWithoutCallRecordsThePushResultStillReachesTheTuple() async throws {
+        let lab = try await startLab(wakeWindow: 1, calls: "record_retention_days = 0")
+        let tuple = try addTuple(lab, selector: "sel-norecords", token: "token-norecords")
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-norecords")
+        _ = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(10))
+        var result: String?
+        for _ in 0..<50 where result == nil {
+            result = try lab.tuples.get(id: tuple.id)?.lastPushResult
+            if result == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        XCTAssertEqual(result, "delivered")
+        let list = try lab.server.cli(["calls", "list", "--json"])
+        let rows = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [Any]
+        XCTAssertEqual(rows?.count, 0, "no records are kept: \(list.stdout)")
     }
 
     func testUserWithWakeupHoldOffFailsFastWithoutPush() async throws {

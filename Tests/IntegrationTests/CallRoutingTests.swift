@@ -86,6 +86,25 @@ final class CallRoutingTests: IntegrationTestCase {
         XCTAssertEqual(response.status, 483)
     }
 
+    func testForgedRouteIsRefused() async throws {
+        let server = try await startServer(config: "[auth]\ntrusted_peers = [\"127.0.0.1\"]")
+        let ua = try await makeUA(server)
+        // Looks like sipwake's Record-Route, but its token was not signed by this server.
+        let response = await ua.send(method: "BYE", uri: "sip:victim@203.0.113.9", from: "<sip:a@localhost>;tag=a",
+                                     to: "<sip:b@localhost>;tag=b", callID: UUID().uuidString, cseq: 2,
+                                     extraHeaders: [("Route", "<sip:127.0.0.1:\(server.port);lr;swk=udp~203.0.113.9~5060~0.0011223344556677>")])
+        XCTAssertEqual(response.status, 403)
+        XCTAssertTrue(server.log.contains("forged route refused"), server.log)
+    }
+
+    func testCancelForNoPendingInviteGets481() async throws {
+        let server = try await startServer()
+        let ua = try await makeUA(server)
+        let response = await ua.send(method: "CANCEL", uri: "sip:alice@localhost", from: "<sip:pbx@127.0.0.1>;tag=c",
+                                     to: "<sip:alice@localhost>", callID: UUID().uuidString, cseq: 1)
+        XCTAssertEqual(response.status, 481)
+    }
+
     /// The parameters of the first Proxy-Authenticate challenge in a response.
     static func proxyChallenge(_ text: String) -> [String: String]? {
         challenge(text, header: "Proxy-Authenticate")

@@ -47,7 +47,32 @@ final class HTTPServiceTests: IntegrationTestCase {
             try await Task.sleep(for: .milliseconds(100))
         }
         XCTAssertEqual(remaining, ["NEW0E6E553673C54F29105A0647204C416A2A:7C3A0D14"])
-        XCTAssertTrue(server.log.contains("stale tuples purged"), server.log)
+        XCTAssertTrue(server.log.contains("what=stale tuples") && server.log.contains("retention purge done"), server.log)
+        await server.stop()
+    }
+
+    func testCallRecordsOlderThanTheRetentionArePurged() async throws {
+        let server = try SipwakeProcess(config: "[calls]\nrecord_retention_days = 7")
+        let database = try SipwakeDatabase(path: server.directory.appendingPathComponent("sipwake.sqlite").path)
+        let records = CallRecordStore(database: database)
+        let now = Date()
+        for (id, age) in [("old-call", 10.0), ("new-call", 2.0)] {
+            try records.save(CallRecord(id: id, pairingID: id, callID: id, callee: "alice", caller: "sip:pbx@example.com",
+                                        startedAt: now.addingTimeInterval(-age * 86400), outcome: .answered))
+        }
+        try database.close()
+
+        try await server.start()
+        var remaining: [String] = []
+        for _ in 0..<20 {
+            let list = try server.cli(["calls", "list", "--json"])
+            let rows = (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]) ?? []
+            remaining = rows.compactMap { $0["id"] as? String }
+            if remaining.count == 1 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        XCTAssertEqual(remaining, ["new-call"])
+        XCTAssertTrue(server.log.contains("what=old call records"), server.log)
         await server.stop()
     }
 }

@@ -31,11 +31,11 @@ final class CallRecordStoreTests: XCTestCase {
         let database = try TestDatabase.open(self)
         _ = try UserStore(database: database).add(username: "alice", realm: "localhost", ha1MD5: String(repeating: "0", count: 32), ha1SHA256: String(repeating: "0", count: 64))
         let tuples = TupleStore(database: database)
-        let phone = try tuples.report(username: "alice", selector: "s1", appIDCalls: "a", tokenCalls: "t1",
-                                      appIDOther: nil, tokenOther: nil, platform: .ios).tuple
-        let tablet = try tuples.report(username: "alice", selector: "s2", appIDCalls: "a", tokenCalls: "t2",
-                                       appIDOther: nil, tokenOther: nil, platform: .android).tuple
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        let phone = try tuples.report(username: "alice", selector: "s1", appIDCalls: "a", tokenCalls: "t1",
+                                      appIDOther: nil, tokenOther: nil, platform: .ios, now: t0).tuple
+        let tablet = try tuples.report(username: "alice", selector: "s2", appIDCalls: "a", tokenCalls: "t2",
+                                       appIDOther: nil, tokenOther: nil, platform: .android, now: t0).tuple
         var record = CallRecord(id: "rec-push", pairingID: "p", callID: "c", callee: "alice", caller: "sip:bob@x",
                                 startedAt: t0)
         record.pushes = [
@@ -211,9 +211,55 @@ final class CallRecordStoreTests: XCTestCase {
                 VALUES ('x', 'p', 'c', 'alice', 'bob', 0, '{"id": 5}')
                 """)
         }
+        let expected = StorageError.corruptRow(table: "call_records", detail: "record of call 'x' is not a readable call record")
         XCTAssertThrowsError(try store.find("x")) { error in
-            XCTAssertEqual(error as? StorageError,
-                           .corruptRow(table: "call_records", detail: "record is not a readable call record"))
+            XCTAssertEqual(error as? StorageError, expected)
         }
+        // The list names the row too, so the operator can delete it.
+        XCTAssertThrowsError(try store.list()) { error in
+            XCTAssertEqual(error as? StorageError, expected)
+        }
+    }
+
+    private func aliceWithTuple(_ database: SipwakeDatabase, createdAt: Date) throws -> (TupleStore, DeviceTuple) {
+        _ = try UserStore(database: database).add(username: "alice", realm: "localhost", ha1MD5: String(repeating: "0", count: 32),
+                                                  ha1SHA256: String(repeating: "0", count: 64))
+        let tuples = TupleStore(database: database)
+        let tuple = try tuples.report(username: "alice", selector: "s1", appIDCalls: "a", tokenCalls: "t1",
+                                      appIDOther: nil, tokenOther: nil, platform: .ios, now: createdAt).tuple
+        return (tuples, tuple)
+    }
+
+    private func record(_ id: String, tuple: Int64, sent: Date, answered: Date, result: String) -> CallRecord {
+        var record = CallRecord(id: id, pairingID: id, callID: id, callee: "alice", caller: "sip:bob@x", startedAt: sent)
+        record.pushes = [CallPushRecord(id: 1, tupleID: tuple, selector: "s1", verb: "NotifyIncomingCall", attempt: 1,
+                                        sentAt: sent, completedAt: answered, httpStatus: 200, result: result)]
+        return record
+    }
+
+    func testAnOlderPushAnswerNeverReplacesANewerOneOnTheTuple() throws {
+        let database = try TestDatabase.open(self)
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        let (tuples, tuple) = try aliceWithTuple(database, createdAt: t0)
+        let store = CallRecordStore(database: database)
+        try tuples.recordPushResult(id: tuple.id, at: t0.addingTimeInterval(10), status: 200, result: "newest")
+        try store.save(record("older", tuple: tuple.id, sent: t0, answered: t0.addingTimeInterval(1), result: "older"))
+        XCTAssertEqual(try tuples.get(id: tuple.id)?.lastPushResult, "newest")
+        // In one batch, in either order, the later answer wins.
+        try store.save([record("later", tuple: tuple.id, sent: t0, answered: t0.addingTimeInterval(20), result: "later"),
+                        record("early", tuple: tuple.id, sent: t0, answered: t0.addingTimeInterval(15), result: "early")])
+        XCTAssertEqual(try tuples.get(id: tuple.id)?.lastPushResult, "later")
+        XCTAssertEqual(try tuples.get(id: tuple.id)?.lastPushAt, t0.addingTimeInterval(20))
+    }
+
+    func testAPushAnswerDoesNotLandOnANewDeviceThatReusedTheTupleID() throws {
+        let database = try TestDatabase.open(self)
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        // The tuple was deleted after the push went out (token gone) and a
+        // new device, reported later, got the same id.
+        let (tuples, newDevice) = try aliceWithTuple(database, createdAt: t0.addingTimeInterval(5))
+        try CallRecordStore(database: database).save(
+            record("stale", tuple: newDevice.id, sent: t0, answered: t0.addingTimeInterval(1), result: "token-gone"))
+        XCTAssertNil(try tuples.get(id: newDevice.id)?.lastPushResult)
     }
 }

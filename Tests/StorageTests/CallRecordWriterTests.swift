@@ -51,7 +51,7 @@ final class CallRecordWriterTests: XCTestCase {
         writer.flush()
         XCTAssertEqual(try store.count(), 400)
         XCTAssertEqual(try store.count(outcome: .answered), 400, "each call's last version")
-        XCTAssertLessThanOrEqual(writer.writtenRecords, 1200)
+        XCTAssertTrue((400...1200).contains(writer.writtenRecords), "every call written, versions coalesced: \(writer.writtenRecords)")
         XCTAssertEqual(writer.failures, 0)
 
         writer.save(Self.version(3))
