@@ -5,7 +5,7 @@ import Foundation
 /// The rules, in order (docs/push.md has them as a table):
 ///
 /// 1. HTTP 404 or 410: the token is gone.
-/// 2. 2xx or 4xx whose JSON body has a `status`, `code`, `reason` or `error`
+/// 2. 2xx or 4xx (not 429) whose JSON body has a `status`, `code`, `reason` or `error`
 ///    field (at the top or one object down) saying the token is not registered
 ///    or invalid: the token is gone.
 /// 3. Other 2xx: delivered.

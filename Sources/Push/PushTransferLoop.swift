@@ -64,6 +64,8 @@ final class PushTransferLoop {
         swk_curl_easy_setopt_string(easy, CURLOPT_URL, settings.gatewayURL)
         swk_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         swk_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        // Wait for a connection that can multiplex rather than open a new one per push (HTTP/2).
+        swk_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
         swk_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(settings.timeout))
         swk_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(settings.connectTimeout))
         swk_curl_easy_setopt_string(easy, CURLOPT_USERAGENT, "sipwake")
@@ -115,14 +117,22 @@ final class PushTransferLoop {
             }
             curl_easy_cleanup(easy)
             let notification = transfer.push.notification
-            logger.debug("push answered", metadata: [
+            // Tokens are shortened in logs: a token lets anyone push to that phone.
+            let metadata: Logger.Metadata = [
                 "verb": "\(notification.verb.rawValue)",
                 "id": "\(notification.pairingID)",
-                "token": "\(notification.deviceToken)",
+                "token": "\(notification.deviceToken.prefix(8))…",
                 "result": "\(result.kind.rawValue)",
                 "status": "\(result.httpStatus.map(String.init) ?? "-")",
                 "detail": "\(result.detail ?? "")",
-            ])
+            ]
+            if result.kind == .failed {
+                // Refused for good (a bad URL, an untrusted certificate, a 4xx):
+                // retrying will not help, the operator must look.
+                logger.warning("push failed", metadata: metadata)
+            } else {
+                logger.debug("push answered", metadata: metadata)
+            }
             transfer.push.completion(result)
         }
     }

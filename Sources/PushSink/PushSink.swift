@@ -35,8 +35,16 @@ public final class PushSink: Service, Sendable {
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "sipwake-push-sink"),
             onServerRunning: { channel in self.markListening(port: channel.localAddress?.port) },
             logger: logger)
-        try await app.run()
+        try await withGracefulShutdownHandler {
+            try await app.run()
+        } onGracefulShutdown: {
+            self.state.withLock { $0.stopping = true }
+        }
     }
+
+    /// True once graceful shutdown began: a slow answer is sent at once, so
+    /// stopping never waits for a `slow:` rule.
+    var isStopping: Bool { state.withLock { $0.stopping } }
 
     /// The port the sink listens on, once it does; nil when it stopped or
     /// could not listen. Waits for ``run()`` to bind its address.

@@ -33,7 +33,15 @@ struct PushSinkRoutes: Sendable {
     private func push(_ request: Request) async throws -> Response {
         let receivedAt = Date()
         let path = request.uri.path
-        let data = Data(buffer: try await request.body.collect(upTo: PushSink.maxBodySize))
+        let data: Data
+        do {
+            data = Data(buffer: try await request.body.collect(upTo: PushSink.maxBodySize))
+        } catch let error as HTTPResponseError where error.status == .contentTooLarge {
+            // Recorded like any other push, so a lab sees what the gateway refused.
+            sink.add(PushSinkRecord(receivedAt: receivedAt, path: path, body: [:], status: 413,
+                                    error: "body larger than \(PushSink.maxBodySize) bytes"))
+            return Self.json(status: 413, ["status": "error", "code": "TooLarge", "message": "body too large"])
+        }
         guard let fields = PushSinkBody.fields(of: data) else {
             sink.add(PushSinkRecord(receivedAt: receivedAt, path: path, body: [:], status: 400,
                                     error: "body is not a JSON object"))
@@ -47,7 +55,10 @@ struct PushSinkRoutes: Sendable {
             "path": "\(path)", "verb": "\(fields["verb"] ?? "")", "token": "\(token)", "rule": "\(rule)",
         ])
         if case .slow(let milliseconds) = rule {
-            try await Task.sleep(for: .milliseconds(milliseconds))
+            let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+            while ContinuousClock.now < deadline, !sink.isStopping {
+                try await Task.sleep(for: min(.milliseconds(100), deadline - ContinuousClock.now))
+            }
         }
         return Self.json(status: rule.status, rule.answer)
     }
@@ -62,7 +73,15 @@ struct PushSinkRoutes: Sendable {
             return Self.json(status: 400, ["status": "error", "code": "BadRule",
                                            "message": "rule must be ok, gone, fail, fail:STATUS or slow:MILLISECONDS"])
         }
-        if let token = fields["token"] {
+        // `token` must be a JSON string naming a token ("null" is not one);
+        // without it the rule is the default.
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        if let raw = object?["token"] {
+            guard let token = raw as? String, !token.isEmpty,
+                  !token.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                return Self.json(status: 400, ["status": "error", "code": "BadToken",
+                                               "message": "token must be a non-empty string"])
+            }
             sink.setRule(rule, forToken: token)
         } else {
             sink.setDefaultRule(rule)

@@ -7,4 +7,6 @@ struct PushSinkState: ~Copyable {
     var defaultRule: PushSinkRule
     var output: FileHandle?
     var listening = PushSinkListening.waiting([])
+    /// Set on graceful shutdown: slow answers stop waiting.
+    var stopping = false
 }

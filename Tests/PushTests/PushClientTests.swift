@@ -82,13 +82,19 @@ final class PushClientTests: XCTestCase {
         XCTAssertNotNil(result.detail)
     }
 
-    func testMalformedGatewayURLFails() async throws {
-        let client = PushClient(settings: PushClientSettings(gatewayURL: "nope://gateway"), logger: PushFixtures.logger)
+    func testMalformedGatewayURLFailsAndIsLoggedAsAWarning() async throws {
+        let log = PushLogRecorder()
+        let client = PushClient(settings: PushClientSettings(gatewayURL: "nope://gateway"), logger: log.logger)
         let service = RunningService.start(client, logger: PushFixtures.logger)
         let result = await PushFixtures.send(PushFixtures.incomingCall(), with: client)
         try await service.stop()
         XCTAssertEqual(result.kind, .failed)
-        XCTAssertNotNil(result.detail)
+        XCTAssertTrue(result.detail?.lowercased().contains("protocol") == true, result.detail ?? "no detail")
+        // Every push failing for good must show in an operator's log, without the token in full.
+        let warning = log.recorded.first { $0.hasPrefix("warning: push failed") }
+        XCTAssertNotNil(warning, "\(log.recorded)")
+        XCTAssertTrue(warning?.contains("token=\(PushFixtures.apnsToken.prefix(8))…") == true, warning ?? "")
+        XCTAssertFalse(log.recorded.joined().contains(PushFixtures.apnsToken), "the token is never logged in full")
     }
 
     func testManyConcurrentSendsEachCompleteOnce() async throws {

@@ -132,8 +132,38 @@ final class PushSinkTests: XCTestCase {
             XCTAssertEqual(bad.status, 400)
             let missing = try await SinkHTTP.request("POST", port: port, path: "/rules", body: #"{"token":"t1"}"#)
             XCTAssertEqual(missing.status, 400)
+            // null or "" is no token: refused, not a rule for the token "null".
+            for token in ["null", #""""#, "5"] {
+                let refused = try await SinkHTTP.request("POST", port: port, path: "/rules",
+                                                         body: #"{"token":\#(token),"rule":"gone"}"#)
+                XCTAssertEqual(refused.status, 400, token)
+            }
+            let after = try await SinkHTTP.request("GET", port: port, path: "/rules")
+            XCTAssertEqual(SinkHTTP.object(after.body)?["tokens"] as? [String: String], ["t1": "gone"])
             XCTAssertEqual(sink.records().map(\.status), [404, 503])
         }
+    }
+
+    func testABodyOverTheLimitIsRecordedAs413() async throws {
+        try await withSink { sink, port in
+            let big = #"{"DeviceToken":""# + String(repeating: "x", count: 1_100_000) + #""}"#
+            let answer = try await SinkHTTP.request("POST", port: port, path: "/pnm2/send", body: big)
+            XCTAssertEqual(answer.status, 413)
+            XCTAssertEqual(sink.records().map(\.status), [413])
+            XCTAssertNotNil(sink.records().first?.error)
+        }
+    }
+
+    func testShutdownDoesNotWaitForASlowAnswer() async throws {
+        let (sink, service, port) = try await PushFixtures.startSink(PushSinkSettings(port: 0, defaultRule: .slow(milliseconds: 60_000)))
+        let answer = Task { try await SinkHTTP.request("POST", port: port, path: "/pnm2/send", body: #"{"DeviceToken":"t"}"#) }
+        while sink.records().isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        let started = ContinuousClock.now
+        try await service.stop()
+        // A generous bound: the point is "not the rule's 60 s".
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(20))
+        let status = try await answer.value.status
+        XCTAssertEqual(status, 200, "the slow answer is sent at once")
     }
 
     func testGetRecordsReturnsWhatWasReceivedAndDeleteClearsIt() async throws {
