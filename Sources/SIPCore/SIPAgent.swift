@@ -33,6 +33,11 @@ public final class SIPAgent {
                 onRequest: @escaping (IncomingRequest) -> Void) throws {
         loop.checkIsolated()
         precondition(!listeners.isEmpty, "at least one listener")
+        if listeners.contains(where: { $0.transport != .udp }) && !StreamMessageLimit.isInstalled {
+            // Without it one pipelined TCP message can crash the process.
+            throw SIPCoreError.agentCreateFailed(
+                "the stream size limit (sipwake's msg_next) is not in effect; refusing TCP and TLS listeners")
+        }
         self.loop = loop
         self.connections = ConnectionTable(loop: loop)
         self.maxMessageSize = options.maxMessageSize

@@ -95,6 +95,58 @@ final class BadInputTests: IntegrationTestCase {
         XCTAssertEqual(socket.receive(), "\r\n", "RFC 5626 §4.4.1 pong")
     }
 
+    /// A complete OPTIONS followed, in the same TCP write, by one announcing
+    /// a body of 2^31 bytes (or 2^32 - 1, or just under 2^31): Sofia used to
+    /// abort on its allocator's assertion, or reserve 2 GB for the connection.
+    /// Now the second message keeps the size limit: 413, that connection
+    /// closed, the server serving, its memory untouched.
+    func testPipelinedHugeContentLengthClosesOnlyThatConnection() async throws {
+        let server = try await startServer()
+        let rssBefore = try XCTUnwrap(server.residentMemoryBytes)
+        for length in ["2147483648", "4294967295", "2147483000", "70000"] {
+            let socket = try RawSIPSocket(tcpTo: server.port)
+            let second = socket.request(body: "x")
+                .replacingOccurrences(of: "Content-Length: 1\r\n", with: "Content-Length: \(length)\r\n")
+            socket.send(socket.request() + second)
+            var received = ""
+            var closed = false
+            for _ in 0..<10 {
+                guard let chunk = socket.receive(timeout: 1) else { continue }
+                if chunk.isEmpty { closed = true; break }
+                received += chunk
+            }
+            XCTAssertTrue(received.hasPrefix("SIP/2.0 200"), "the first message is answered (\(length)): \(received)")
+            XCTAssertTrue(received.contains("SIP/2.0 413"), "the second is refused (\(length)): \(received)")
+            XCTAssertTrue(closed, "the connection that announced \(length) bytes is closed")
+            try assertStillServing(server)
+        }
+        let rssAfter = try XCTUnwrap(server.residentMemoryBytes)
+        XCTAssertLessThan(rssAfter - rssBefore, 32 << 20, "no memory reserved for announced bodies")
+    }
+
+    /// The same after a message split across two writes, so that the
+    /// announcing one starts in the middle of a read.
+    func testEveryMessageOfAStreamKeepsTheSizeLimit() async throws {
+        let server = try await startServer(config: "[sip]\nmax_message_size = 2048")
+        let socket = try RawSIPSocket(tcpTo: server.port)
+        let first = socket.request()
+        let cut = first.index(first.startIndex, offsetBy: first.count / 2)
+        socket.send(String(first[..<cut]))
+        usleep(100_000)
+        let big = socket.request(extra: "Content-Type: text/plain\r\n", body: "y")
+            .replacingOccurrences(of: "Content-Length: 1\r\n", with: "Content-Length: 1000000\r\n")
+        socket.send(String(first[cut...]) + big)
+        var received = ""
+        for _ in 0..<10 {
+            guard let chunk = socket.receive(timeout: 1) else { continue }
+            if chunk.isEmpty { break }
+            received += chunk
+        }
+        XCTAssertTrue(received.hasPrefix("SIP/2.0 200"), received)
+        XCTAssertTrue(received.contains("SIP/2.0 413"), "a pipelined 1 MB announcement is refused at once: \(received)")
+        try assertStillServing(server)
+    }
+
     func testBinaryNoiseOnUDPIsIgnored() async throws {
         let server = try await startServer()
         let socket = try RawSIPSocket(udpTo: server.port)

@@ -111,6 +111,19 @@ final class SipwakeProcess: @unchecked Sendable {
 
     var isRunning: Bool { process?.isRunning ?? false }
 
+    /// The server's process id while it runs.
+    var pid: Int32? { process.flatMap { $0.isRunning ? $0.processIdentifier : nil } }
+
+    /// The server's resident memory (VmRSS), nil when it is not running.
+    var residentMemoryBytes: Int? {
+        guard let pid, let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first
+            return kilobytes.map { $0 * 1024 }
+        }
+        return nil
+    }
+
     struct CLIResult {
         var status: Int32
         var stdout: String
