@@ -132,6 +132,7 @@ let package = Package(
             path: "Benchmarks/BindingMemory"
         ),
         .testTarget(name: "RegistrarTests", dependencies: ["Registrar"]),
+        .testTarget(name: "SIPCoreTests", dependencies: ["SIPCore", "CSofiaSIP"]),
         .testTarget(
             name: "StorageTests",
             dependencies: [

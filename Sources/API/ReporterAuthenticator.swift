@@ -18,6 +18,7 @@ struct ReporterAuthenticator: Sendable {
     let realm: String
     let digest: DigestAuthenticator
     let limiter: FailedLoginLimiter
+    let nonceUses: ReporterNonceUses
     let logger: Logger
 
     /// Nonces for HTTP challenges live as long as the SIP ones by default (300 s).
@@ -29,6 +30,7 @@ struct ReporterAuthenticator: Sendable {
             realm: settings.realm, algorithms: settings.algorithms,
             nonces: NonceIssuer(secret: settings.nonceSecret, lifetime: nonceLifetime))
         self.limiter = limiter
+        self.nonceUses = ReporterNonceUses(startedAt: Date())
         self.logger = logger
     }
 
@@ -62,7 +64,7 @@ struct ReporterAuthenticator: Sendable {
         let name = user?.username ?? username.lowercased()
         let stored = user?.ha1MD5 ?? DigestHash.hash("\(name):\(realm):", algorithm: .md5)
         let given = DigestHash.ha1(username: name, realm: realm, password: password, algorithm: .md5)
-        guard Self.constantTimeEquals(given, stored.lowercased()), let user else {
+        guard ConstantTimeComparison.equals(given, stored.lowercased()), let user else {
             await limiter.recordFailure(address: address, now: now)
             logger.info("reporter login failed", metadata: ["address": "\(address)", "method": "password"])
             throw unauthorized("wrong username or password", now: now)
@@ -79,20 +81,29 @@ struct ReporterAuthenticator: Sendable {
             throw APIError(.badRequest, "the Digest uri does not match the request URI")
         }
         let user = try users.find(username: credentials.username)
-        let verdict = digest.verify(method: method, credentials: credentials, expectedUser: account, now: now) { name, algorithm in
-            guard let user, user.username == name.lowercased() else { return nil }
-            return algorithm == .md5 ? user.ha1MD5 : user.ha1SHA256
+        let verdict = nonceUses.withTracker { tracker in
+            digest.verify(method: method, credentials: credentials, expectedUser: account, now: now,
+                          nonceUses: &tracker) { name, algorithm in
+                guard let user, user.username == name.lowercased() else { return nil }
+                return algorithm == .md5 ? user.ha1MD5 : user.ha1SHA256
+            }
         }
         switch verdict {
         case .authenticated:
             guard let user else { throw unauthorized("wrong username or password", now: now) }
             return user.username
-        case .challenge(let challenges):
-            if !challenges.contains(where: \.stale) {
+        case .challenge(let challenges, let reason):
+            if reason.isFailedAttempt {
                 await limiter.recordFailure(address: address, now: now)
                 logger.info("reporter login failed", metadata: ["address": "\(address)", "method": "digest"])
             }
-            throw APIError(.unauthorized, "wrong username or password", headers: Self.headers(challenges))
+            let message = reason.isFailedAttempt
+                ? "wrong username or password"
+                : "the Digest nonce may not be used again (\(reason.rawValue)); answer the new challenge"
+            if reason == .replayed {
+                logger.warning("reporter digest replay refused", metadata: ["client.address": "\(address)"])
+            }
+            throw APIError(.unauthorized, message, headers: Self.headers(challenges))
         case .forbidden:
             logger.info("reporter login for another account refused", metadata: ["address": "\(address)"])
             throw APIError(.forbidden, "these credentials belong to another account than the username in the request",
@@ -111,13 +122,5 @@ struct ReporterAuthenticator: Sendable {
         var headers = HTTPFields()
         headers[values: .wwwAuthenticate] = challenges.map(\.headerValue)
         return headers
-    }
-
-    private static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var difference: UInt8 = 0
-        for index in x.indices { difference |= x[index] ^ y[index] }
-        return difference == 0
     }
 }

@@ -35,6 +35,7 @@ tag_type_t swk_tag_ntatag_tls_rport(void) { return ntatag_tls_rport; }
 tag_type_t swk_tag_ntatag_no_dialog(void) { return ntatag_no_dialog; }
 tag_type_t swk_tag_ntatag_ua(void) { return ntatag_ua; }
 tag_type_t swk_tag_ntatag_tport(void) { return ntatag_tport; }
+tag_type_t swk_tag_ntatag_mclass(void) { return ntatag_mclass; }
 tag_type_t swk_tag_ntatag_default_proxy(void) { return ntatag_default_proxy; }
 tag_type_t swk_tag_tptag_pong2ping(void) { return tptag_pong2ping; }
 tag_type_t swk_tag_tptag_certificate(void) { return tptag_certificate; }
@@ -83,12 +84,21 @@ int swk_nta_msg_tsend(nta_agent_t *agent, msg_t *msg, url_string_t const *route_
                       tagi_t const *tags)
 { return nta_msg_tsend(agent, msg, route_url, TAG_NEXT(tags)); }
 
+int swk_nta_msg_treply(nta_agent_t *agent, msg_t *msg, int status, char const *phrase,
+                       tagi_t const *tags)
+{ return nta_msg_treply(agent, msg, status, phrase, TAG_NEXT(tags)); }
+
+nta_incoming_t *swk_nta_incoming_create(nta_agent_t *agent, nta_leg_t *leg, msg_t *msg, sip_t *sip,
+                                        tagi_t const *tags)
+{ return nta_incoming_create(agent, leg, msg, sip, TAG_NEXT(tags)); }
+
 int swk_sip_add_tl(msg_t *msg, sip_t *sip, tagi_t const *tags)
 { return sip_add_tl(msg, sip, TAG_NEXT(tags)); }
 
 su_log_t *swk_su_log_default(void) { return su_log_default; }
 msg_hclass_t *swk_sip_route_class(void) { return sip_route_class; }
 msg_hclass_t *swk_sip_record_route_class(void) { return sip_record_route_class; }
+msg_hclass_t *swk_sip_request_class(void) { return sip_request_class; }
 
 int swk_set_current_thread_name(char const *name) { return pthread_setname_np(pthread_self(), name); }
 

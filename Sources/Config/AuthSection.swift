@@ -15,6 +15,18 @@ public struct AuthSection: Sendable, Hashable {
     public var trustedPeers: [TrustedPeer]
     /// Nonce signing secret; "" = a random one at each start.
     public var secret: String
+    /// Requests one nonce may authenticate (each with a higher nonce-count).
+    public var nonceMaxUses: Int
+    /// Failed digest attempts from one address, any user, within
+    /// `failureWindow` before the address is blocked (0 = no such limit).
+    public var maxFailuresPerSource: Int
+    /// Failed digest attempts for one user from one address within
+    /// `failureWindow` before that user is blocked from that address.
+    public var maxFailuresPerUser: Int
+    /// Seconds over which failures are counted.
+    public var failureWindow: Int
+    /// Seconds a block lasts.
+    public var blockTime: Int
 
     /// The digest algorithms the loader accepts.
     public static let supportedAlgorithms = ["SHA-256", "MD5"]
@@ -22,7 +34,8 @@ public struct AuthSection: Sendable, Hashable {
     public init(
         enabled: Bool = true, realm: String = "", defaultRealm: String = "localhost",
         algorithms: [String] = ["SHA-256", "MD5"], nonceLifetime: Int = 300,
-        trustedPeers: [TrustedPeer] = [], secret: String = ""
+        trustedPeers: [TrustedPeer] = [], secret: String = "", nonceMaxUses: Int = 100,
+        maxFailuresPerSource: Int = 20, maxFailuresPerUser: Int = 5, failureWindow: Int = 60, blockTime: Int = 300
     ) {
         self.enabled = enabled
         self.realm = realm
@@ -31,6 +44,11 @@ public struct AuthSection: Sendable, Hashable {
         self.nonceLifetime = nonceLifetime
         self.trustedPeers = trustedPeers
         self.secret = secret
+        self.nonceMaxUses = nonceMaxUses
+        self.maxFailuresPerSource = maxFailuresPerSource
+        self.maxFailuresPerUser = maxFailuresPerUser
+        self.failureWindow = failureWindow
+        self.blockTime = blockTime
     }
 
     /// The realm to put in challenges: `realm`, or `defaultRealm` when that is "".

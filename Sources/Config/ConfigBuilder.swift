@@ -60,6 +60,11 @@ struct ConfigBuilder {
         }
 
         section.maxMessageSize = try integer(key("sip", "max_message_size")) ?? defaults.maxMessageSize
+        if let edges = try addressRanges(key("sip", "edge_proxies")) { section.edgeProxies = edges }
+        section.maxUnauthenticatedPerSource = try integer(key("sip", "max_unauthenticated_per_source"))
+            ?? defaults.maxUnauthenticatedPerSource
+        section.maxStatelessPerSecond = try integer(key("sip", "max_stateless_per_second"))
+            ?? defaults.maxStatelessPerSecond
 
         let publicHostKey = key("sip", "public_host")
         if let publicHost = string(publicHostKey) {
@@ -142,20 +147,28 @@ struct ConfigBuilder {
 
         section.nonceLifetime = try integer(key("auth", "nonce_lifetime")) ?? defaults.nonceLifetime
 
-        let peersKey = key("auth", "trusted_peers")
-        if let entries = strings(peersKey) {
-            var peers: [TrustedPeer] = []
-            for entry in entries {
-                guard let peer = TrustedPeer(entry) else {
-                    throw invalid(peersKey, "'\(entry)' is not an IP address or CIDR range (e.g. 10.0.0.0/8, ::1)")
-                }
-                peers.append(peer)
-            }
-            section.trustedPeers = peers
-        }
+        if let peers = try addressRanges(key("auth", "trusted_peers")) { section.trustedPeers = peers }
 
         section.secret = string(key("auth", "secret")) ?? defaults.secret
+        section.nonceMaxUses = try integer(key("auth", "nonce_max_uses")) ?? defaults.nonceMaxUses
+        section.maxFailuresPerSource = try integer(key("auth", "max_failures_per_source")) ?? defaults.maxFailuresPerSource
+        section.maxFailuresPerUser = try integer(key("auth", "max_failures_per_user")) ?? defaults.maxFailuresPerUser
+        section.failureWindow = try integer(key("auth", "failure_window")) ?? defaults.failureWindow
+        section.blockTime = try integer(key("auth", "block_time")) ?? defaults.blockTime
         return section
+    }
+
+    /// A list of IP addresses or CIDR ranges; nil when the key is not set.
+    private func addressRanges(_ key: ConfigKey) throws(ConfigError) -> [TrustedPeer]? {
+        guard let entries = strings(key) else { return nil }
+        var peers: [TrustedPeer] = []
+        for entry in entries {
+            guard let peer = TrustedPeer(entry) else {
+                throw invalid(key, "'\(entry)' is not an IP address or CIDR range (e.g. 10.0.0.0/8, ::1)")
+            }
+            peers.append(peer)
+        }
+        return peers
     }
 
     private func database(_ defaults: DatabaseSection) throws(ConfigError) -> DatabaseSection {

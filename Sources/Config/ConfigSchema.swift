@@ -6,6 +6,9 @@ enum ConfigSchema {
         ConfigKey(section: "sip", name: "domains", kind: .stringArray),
         ConfigKey(section: "sip", name: "max_message_size", kind: .integer(1024...1_048_576)),
         ConfigKey(section: "sip", name: "public_host", kind: .string),
+        ConfigKey(section: "sip", name: "edge_proxies", kind: .stringArray),
+        ConfigKey(section: "sip", name: "max_unauthenticated_per_source", kind: .integer(0...1_000_000)),
+        ConfigKey(section: "sip", name: "max_stateless_per_second", kind: .integer(0...1_000_000)),
 
         ConfigKey(section: "tls", name: "certificate", kind: .string),
         ConfigKey(section: "tls", name: "key", kind: .string),
@@ -22,6 +25,11 @@ enum ConfigSchema {
         ConfigKey(section: "auth", name: "nonce_lifetime", kind: .integer(10...86400)),
         ConfigKey(section: "auth", name: "trusted_peers", kind: .stringArray),
         ConfigKey(section: "auth", name: "secret", kind: .string),
+        ConfigKey(section: "auth", name: "nonce_max_uses", kind: .integer(1...1_000_000)),
+        ConfigKey(section: "auth", name: "max_failures_per_source", kind: .integer(0...1_000_000)),
+        ConfigKey(section: "auth", name: "max_failures_per_user", kind: .integer(1...1_000_000)),
+        ConfigKey(section: "auth", name: "failure_window", kind: .integer(1...86400)),
+        ConfigKey(section: "auth", name: "block_time", kind: .integer(1...86400)),
 
         ConfigKey(section: "database", name: "path", kind: .string),
         ConfigKey(section: "database", name: "group_commit_max_batch", kind: .integer(1...100_000)),

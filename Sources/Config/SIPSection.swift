@@ -11,6 +11,16 @@ public struct SIPSection: Sendable, Hashable {
     /// Host for Via / Record-Route when listening on a wildcard address; "" = the
     /// listen address. An IPv6 address is kept without brackets.
     public var publicHost: String
+    /// Edge proxies in front of the phones (Kamailio, an SBC): REGISTERs
+    /// from them may carry Path (RFC 3327), and they are exempt from the
+    /// per-source request limit. Their requests are still authenticated.
+    public var edgeProxies: [TrustedPeer]
+    /// Requests per second one untrusted address may send without valid
+    /// credentials before the rest are dropped (0 = no limit).
+    public var maxUnauthenticatedPerSource: Int
+    /// Stateless answers (challenges, refusals) to untrusted sources per
+    /// second, all sources together, before the rest are dropped (0 = no limit).
+    public var maxStatelessPerSecond: Int
 
     public init(
         listen: [ListenAddress] = [
@@ -19,11 +29,22 @@ public struct SIPSection: Sendable, Hashable {
         ],
         domains: [String] = ["localhost", "127.0.0.1"],
         maxMessageSize: Int = 65536,
-        publicHost: String = ""
+        publicHost: String = "",
+        edgeProxies: [TrustedPeer] = [],
+        maxUnauthenticatedPerSource: Int = 100,
+        maxStatelessPerSecond: Int = 5000
     ) {
         self.listen = listen
         self.domains = domains
         self.maxMessageSize = maxMessageSize
         self.publicHost = publicHost
+        self.edgeProxies = edgeProxies
+        self.maxUnauthenticatedPerSource = maxUnauthenticatedPerSource
+        self.maxStatelessPerSecond = maxStatelessPerSecond
+    }
+
+    /// Whether `address` is one of `edgeProxies`.
+    public func isEdgeProxy(_ address: String) -> Bool {
+        edgeProxies.contains { $0.contains(address) }
     }
 }

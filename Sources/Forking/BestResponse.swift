@@ -1,12 +1,12 @@
 /// Chooses the response a caller gets when every branch failed
 /// (RFC 3261 §16.7 step 6).
-enum BestResponse {
+public enum BestResponse {
     /// The best of the branches' final responses, by class: 6xx first (they
     /// end the call at once, so they rarely get here), then 3xx, 4xx and 5xx.
     /// Within a class a response that came from a device beats one that Sofia
     /// made up for a silent branch (408) or an unreachable one (503), and a
     /// lower code wins ties. Returns nil when no branch has a final response.
-    static func pick(_ finals: [(id: BranchID, status: Int)]) -> (id: BranchID, status: Int)? {
+    public static func pick(_ finals: [(id: BranchID, status: Int)]) -> (id: BranchID, status: Int)? {
         finals.min { rank($0.status) < rank($1.status) || (rank($0.status) == rank($1.status) && $0.id < $1.id) }
     }
 
@@ -14,7 +14,7 @@ enum BestResponse {
     /// turned into 500 so the caller does not take it as this proxy being
     /// overloaded (RFC 3261 §16.7 step 6), and a 408 (no device answered at
     /// all) into 480, which a PBX treats as "unavailable" and routes on.
-    static func upstreamStatus(_ status: Int) -> Int {
+    public static func upstreamStatus(_ status: Int) -> Int {
         switch status {
         case 503: return 500
         case 408: return 480

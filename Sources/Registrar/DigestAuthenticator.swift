@@ -8,17 +8,18 @@ import Foundation
 ///
 /// | # | condition | verdict |
 /// |---|---|---|
-/// | 1 | no credentials | challenge |
+/// | 1 | no credentials | challenge (`noCredentials`) |
 /// | 2 | qop present and not `auth` | 400 |
-/// | 3 | realm is not ours, or algorithm not enabled | challenge |
-/// | 4 | nonce not one of ours | challenge |
-/// | 5 | user unknown or response wrong | challenge (the same for both) |
-/// | 6 | response right but nonce stale | challenge, stale=true |
-/// | 7 | right user for another AOR | 403 |
-/// | 8 | otherwise | authenticated |
+/// | 3 | realm is not ours, or algorithm not enabled | challenge (`otherRealmOrAlgorithm`) |
+/// | 4 | nonce not one of ours | challenge (`foreignNonce`) |
+/// | 5 | user unknown or response wrong | challenge (`wrongResponse`, the same for both) |
+/// | 6 | response right but nonce stale | challenge, stale=true (`staleNonce`) |
+/// | 7 | response right but nc already used, nonce used up, or forgotten (`NonceTracker`) | challenge, stale=true (`replayed`, `exhausted`, `forgotten`) |
+/// | 8 | right user for another AOR | 403 |
+/// | 9 | otherwise | authenticated (the nonce use is recorded) |
 ///
 /// The digest-uri is used as sent; checking that it designates the
-/// Request-URI is the SIP layer's job.
+/// Request-URI is the protocol layer's job (`SIPAuthenticator`, the reporter).
 public struct DigestAuthenticator: Sendable {
     public let realm: String
     /// Enabled algorithms, in the order they are offered: SHA-256 first.
@@ -37,26 +38,28 @@ public struct DigestAuthenticator: Sendable {
         self.nonces = bound
     }
 
-    /// Checks credentials. `stored(username, algorithm)` returns the user's
-    /// HA1 for that algorithm, nil when the user is unknown. `expectedUser` is
-    /// the user the request acts for (for REGISTER the To user, RFC 3261 §10.3
-    /// step 3); nil when any authenticated user may send it.
+    /// Checks credentials and, when they are right, records the nonce's use
+    /// in `nonceUses` (a replay is refused). `stored(username, algorithm)`
+    /// returns the user's HA1 for that algorithm, nil when the user is
+    /// unknown. `expectedUser` is the user the request acts for (for REGISTER
+    /// the To user, RFC 3261 §10.3 step 3); nil when any authenticated user
+    /// may send it.
     public func verify(
         method: String, credentials: DigestCredentials?, expectedUser: String?, now: Date,
-        stored: (String, DigestAlgorithm) -> String?
+        nonceUses: inout NonceTracker, stored: (String, DigestAlgorithm) -> String?
     ) -> DigestVerdict {
         guard let credentials else {
-            return .challenge(challenges(stale: false, now: now))
+            return challenge(.noCredentials, now: now)
         }
         if let qop = credentials.qop, qop.lowercased() != "auth" {
             return .badRequest(reason: "Unsupported qop")
         }
         guard credentials.realm == realm, algorithms.contains(credentials.algorithm) else {
-            return .challenge(challenges(stale: false, now: now))
+            return challenge(.otherRealmOrAlgorithm, now: now)
         }
         let validity = nonces.check(credentials.nonce, now: now)
         if validity == .invalid {
-            return .challenge(challenges(stale: false, now: now))
+            return challenge(.foreignNonce, now: now)
         }
 
         // An unknown user is checked against a throw-away HA1 so that both
@@ -69,30 +72,57 @@ public struct DigestAuthenticator: Sendable {
         )
         let matches = Self.constantTimeEquals(expected, credentials.response.lowercased())
         guard known != nil, matches else {
-            return .challenge(challenges(stale: false, now: now))
+            return challenge(.wrongResponse, now: now)
         }
         if validity == .stale {
-            return .challenge(challenges(stale: true, now: now))
+            return challenge(.staleNonce, now: now)
         }
         if let expectedUser, expectedUser.lowercased() != credentials.username.lowercased() {
             return .forbidden(reason: "Credentials do not match the AOR")
         }
-        return .authenticated(username: credentials.username)
+        let count: UInt32?
+        if credentials.qop != nil {
+            guard let parsed = NonceTracker.parseCount(credentials.nc) else {
+                return .badRequest(reason: "Malformed nonce count")
+            }
+            count = parsed
+        } else {
+            count = nil
+        }
+        let issued = nonces.issueTime(of: credentials.nonce) ?? now
+        switch nonceUses.use(nonce: credentials.nonce, issued: issued, count: count, now: now,
+                             lifetime: nonces.lifetime) {
+        case .fresh: return .authenticated(username: credentials.username)
+        case .replayed: return challenge(.replayed, now: now)
+        case .exhausted: return challenge(.exhausted, now: now)
+        case .forgotten: return challenge(.forgotten, now: now)
+        }
     }
 
     /// As `verify(method:credentials:...)`, from the raw parameter dictionary:
     /// 400 when a credentials header is present but malformed.
     public func verify(
         method: String, parameters: [String: String]?, expectedUser: String?, now: Date,
-        stored: (String, DigestAlgorithm) -> String?
+        nonceUses: inout NonceTracker, stored: (String, DigestAlgorithm) -> String?
     ) -> DigestVerdict {
         guard let parameters else {
-            return verify(method: method, credentials: nil, expectedUser: expectedUser, now: now, stored: stored)
+            return verify(method: method, credentials: nil, expectedUser: expectedUser, now: now,
+                          nonceUses: &nonceUses, stored: stored)
         }
         guard let credentials = DigestCredentials(parameters: parameters) else {
             return .badRequest(reason: "Malformed credentials")
         }
-        return verify(method: method, credentials: credentials, expectedUser: expectedUser, now: now, stored: stored)
+        return verify(method: method, credentials: credentials, expectedUser: expectedUser, now: now,
+                      nonceUses: &nonceUses, stored: stored)
+    }
+
+    private func challenge(_ reason: DigestChallengeReason, now: Date) -> DigestVerdict {
+        let stale: Bool
+        switch reason {
+        case .staleNonce, .replayed, .exhausted, .forgotten: stale = true
+        case .noCredentials, .otherRealmOrAlgorithm, .foreignNonce, .wrongResponse: stale = false
+        }
+        return .challenge(challenges(stale: stale, now: now), reason: reason)
     }
 
     /// One challenge per enabled algorithm, SHA-256 first (RFC 8760 §2.4),
@@ -102,13 +132,8 @@ public struct DigestAuthenticator: Sendable {
         return algorithms.map { DigestChallenge(algorithm: $0, realm: realm, nonce: nonce, stale: stale) }
     }
 
-    /// Compares two digests without an early exit, so the time taken does not
-    /// tell an attacker how many leading characters were right.
+    /// Compares two digests without an early exit (`ConstantTimeComparison`).
     static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var difference: UInt8 = 0
-        for index in x.indices { difference |= x[index] ^ y[index] }
-        return difference == 0
+        ConstantTimeComparison.equals(a, b)
     }
 }

@@ -3,9 +3,10 @@ public enum DigestVerdict: Sendable, Equatable {
     /// The response proves knowledge of the user's password.
     case authenticated(username: String)
     /// 401 (or 407 at a proxy): one challenge per enabled algorithm, SHA-256
-    /// first (RFC 8760 §2.4); `stale` set when the nonce was genuine but
-    /// expired and the response otherwise correct.
-    case challenge([DigestChallenge])
+    /// first (RFC 8760 §2.4); `stale` set when the response was right but the
+    /// nonce may not be used again (expired, replayed, used up), so the
+    /// client retries with the new nonce without asking for the password.
+    case challenge([DigestChallenge], reason: DigestChallengeReason)
     /// 403: the credentials are valid but belong to another user than the
     /// AOR the request is for (RFC 3261 §10.3 step 3).
     case forbidden(reason: String)

@@ -7,8 +7,9 @@ import Foundation
 /// server keeps no nonce table: it recognises its own nonces by the MAC and
 /// their age by the timestamp.
 ///
-/// Because nothing is stored, nonce-count replay is not tracked: a captured
-/// response can be replayed until the nonce goes stale, so keep `lifetime` short.
+/// Issuing keeps no state; replay protection (each nonce-count used once, a
+/// bounded number of uses per nonce) is `NonceTracker`'s, for the nonces
+/// that have been answered.
 public struct NonceIssuer: Sendable {
     public enum Validity: Sendable, Equatable {
         /// Issued by this server for this realm and younger than the lifetime.
@@ -56,6 +57,14 @@ public struct NonceIssuer: Sendable {
         let issued = Date(timeIntervalSince1970: TimeInterval(millis) / 1000)
         let age = now.timeIntervalSince(issued)
         return abs(age) > lifetime ? .stale : .valid
+    }
+
+    /// When a nonce was issued, read from the nonce itself; nil when it is
+    /// not in our format. Meaningful only for a nonce `check` accepted.
+    public func issueTime(of nonce: String) -> Date? {
+        guard let bytes = Self.decodeBase64url(nonce), bytes.count == 8 + 32 else { return nil }
+        let millis = bytes[0..<8].reduce(UInt64(0)) { ($0 << 8) | UInt64($1) }
+        return Date(timeIntervalSince1970: TimeInterval(millis) / 1000)
     }
 
     private func mac(_ stamp: [UInt8]) -> [UInt8] {

@@ -1,25 +1,41 @@
 import CSofiaSIP
 import CSofiaShim
 
-/// A server transaction (`nta_incoming_t`) and the request it received.
+/// A request as Sofia parsed it, and, once it needs one, its server
+/// transaction (`nta_incoming_t`).
 ///
-/// Owns the transaction: once a final response has been sent, the transaction
-/// is destroyed on the next loop turn (never inside Sofia's own callback).
-/// Dropping a request that was never answered answers 500, so no client is
-/// left retransmitting into silence. Loop thread only.
+/// Requests arrive without a transaction, so that answering a stranger costs
+/// no state: `replyStateless` answers at once and keeps nothing (Sofia then
+/// neither retransmits the answer nor holds the request for 32 s), which is
+/// how challenges and refusals go to unauthenticated sources. `reply`,
+/// `relay` and `onCancel` first create the transaction (`beginTransaction`),
+/// which absorbs retransmissions and matches CANCEL and ACK; the agent also
+/// creates it for every request its handler has not answered before the
+/// callback returns, so a request that waits (for a commit, a lookup, a
+/// branch) is never processed twice.
+///
+/// Owns its message and transaction: once a final response has been sent,
+/// they are released on the next loop turn (never inside Sofia's own
+/// callback). Dropping a request that was neither answered nor `drop`ped
+/// answers 500, so no client is left retransmitting into silence. Loop
+/// thread only.
 public final class IncomingRequest {
     public let message: SIPMessage
     public let source: RequestSource
-    private let irq: OpaquePointer
+    private var irq: OpaquePointer?
+    private let agent: OpaquePointer
     private let requestMsg: OpaquePointer
     private let transport: OpaquePointer?
     private let loop: SIPLoop
     public private(set) var finalStatus: Int?
+    /// True once the request was left unanswered on purpose (`drop`).
+    public private(set) var isDropped = false
     /// When sipwake received the request (for latency figures).
     public let receivedAt = ContinuousClock.now
     /// Size of the request on the wire, in bytes.
     public var size: Int { Int(msg_size(requestMsg)) }
-    private var released = false
+    /// True once the request has a server transaction.
+    public var isStateful: Bool { irq != nil }
     private var cancelHandler: Unmanaged<CancelHandler>?
 
     /// Holds the closure Sofia calls back when the request is cancelled.
@@ -28,15 +44,19 @@ public final class IncomingRequest {
         init(_ onCancel: @escaping (String?) -> Void) { self.onCancel = onCancel }
     }
 
-    init?(irq: OpaquePointer, agent: OpaquePointer, loop: SIPLoop, connections: ConnectionTable) {
-        guard let msg = nta_incoming_getrequest(irq), let message = SIPMessage(msg: msg) else {
+    /// Takes over `msg`, a request Sofia delivered without a transaction.
+    /// Must run inside Sofia's delivery callback (the transport is read
+    /// from it). Returns nil, having freed `msg`, when it is not a request.
+    init?(msg: OpaquePointer, agent: OpaquePointer, loop: SIPLoop, connections: ConnectionTable) {
+        guard let message = SIPMessage(msg: msg), message.sip.pointee.sip_request != nil else {
+            msg_destroy(msg)
             return nil
         }
-        self.irq = irq
+        self.agent = agent
         self.requestMsg = msg
         self.message = message
         self.loop = loop
-        let tport = nta_incoming_transport(agent, irq, msg)
+        let tport = nta_incoming_transport(agent, nil, msg)
         self.transport = tport
         var transportName = "udp"
         var connectionID: UInt64?
@@ -62,31 +82,75 @@ public final class IncomingRequest {
     }
 
     deinit {
-        if let cancelHandler {
+        if let irq, let cancelHandler {
             nta_incoming_bind(irq, nil, nil)
             cancelHandler.release()
         }
-        if finalStatus == nil && message.methodKind != sip_method_ack {
-            _ = swk_nta_incoming_treply(irq, 500, "Server Internal Error", [tagi_t(t_tag: swk_tag_end(), t_value: 0)])
+        if finalStatus == nil && !isDropped && message.methodKind != sip_method_ack {
+            replyStateless(500, "Server Internal Error")
         }
         let irq = self.irq
         let msg = self.requestMsg
         let transport = self.transport
         loop.deferRelease {
-            nta_incoming_destroy(irq)
+            if let irq { nta_incoming_destroy(irq) }
             msg_destroy(msg)
             if let transport { tport_unref(transport) }
         }
     }
 
-    /// Sends a response. A final response (>= 200) ends the transaction; later
-    /// calls are ignored.
+    /// Creates the server transaction, if the request has none yet. From
+    /// then on Sofia absorbs retransmissions of the request and matches its
+    /// CANCEL and ACK. Returns false when Sofia could not create it.
+    @discardableResult
+    public func beginTransaction() -> Bool {
+        if irq != nil { return true }
+        guard finalStatus == nil, !isDropped, message.methodKind != sip_method_ack else { return false }
+        let tags = SofiaTagList()
+        if let transport { tags.pointer(swk_tag_ntatag_tport(), transport) }
+        // nta takes a reference of its own to the message.
+        irq = tags.withTags { swk_nta_incoming_create(agent, nil, msg_ref_create(requestMsg), message.sip, $0) }
+        return irq != nil
+    }
+
+    /// Sends a response through the request's transaction, creating it if
+    /// needed. A final response (>= 200) ends the transaction; later calls
+    /// are ignored.
     public func reply(_ status: Int, _ phrase: String? = nil, tags: SofiaTagList = SofiaTagList()) {
-        guard finalStatus == nil else { return }
+        guard finalStatus == nil, !isDropped else { return }
+        guard beginTransaction(), let irq else {
+            replyStateless(status, phrase, tags: tags)
+            return
+        }
         tags.withTags { list in
             _ = phrase.withOptionalCString { swk_nta_incoming_treply(irq, Int32(status), $0, list) }
         }
         if status >= 200 { finalStatus = status }
+    }
+
+    /// Sends a final response without keeping any state (RFC 3261 §16.11,
+    /// as a stateless proxy or Kamailio's `sl` does): nothing is
+    /// retransmitted, and a retransmitted request is answered anew. Falls
+    /// back to `reply` when the request already has a transaction.
+    public func replyStateless(_ status: Int, _ phrase: String? = nil, tags: SofiaTagList = SofiaTagList()) {
+        guard finalStatus == nil, !isDropped else { return }
+        if irq != nil { return reply(status, phrase, tags: tags) }
+        guard message.methodKind != sip_method_ack else { return }
+        if let transport { tags.pointer(swk_tag_ntatag_tport(), transport) }
+        tags.withTags { list in
+            // nta takes (and frees) a reference of its own to the request.
+            _ = phrase.withOptionalCString {
+                swk_nta_msg_treply(agent, msg_ref_create(requestMsg), Int32(status), $0, list)
+            }
+        }
+        if status >= 200 { finalStatus = status }
+    }
+
+    /// Leaves the request unanswered on purpose (an overloaded server
+    /// shedding strangers' requests): nothing is sent, nothing is kept.
+    public func drop() {
+        guard finalStatus == nil, irq == nil else { return }
+        isDropped = true
     }
 }
 
@@ -96,6 +160,7 @@ extension IncomingRequest {
     /// has answered the CANCEL 200. Sofia's ACK of a non-2xx final is not
     /// reported.
     public func onCancel(_ handler: @escaping (String?) -> Void) {
+        guard beginTransaction(), let irq else { return }
         cancelHandler?.release()
         let box = Unmanaged.passRetained(CancelHandler(handler))
         cancelHandler = box
@@ -128,7 +193,7 @@ extension IncomingRequest {
     @discardableResult
     public func relay(_ response: SIPResponse) -> Bool {
         if let finalStatus, !(finalStatus < 300 && (200..<300).contains(response.status)) { return false }
-        guard let msg = response.copyForRelay() else { return false }
+        guard beginTransaction(), let irq, let msg = response.copyForRelay() else { return false }
         guard nta_incoming_mreply(irq, msg) >= 0 else { return false }
         if response.status >= 200 && finalStatus == nil { finalStatus = response.status }
         return true

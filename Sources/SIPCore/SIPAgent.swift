@@ -2,15 +2,22 @@ import CSofiaSIP
 import CSofiaShim
 import Glibc
 
-/// The Sofia transaction agent (`nta_agent_t`) and its default leg: every
-/// request that is not a retransmission becomes an `IncomingRequest` handed
-/// to `onRequest`. Created, used and destroyed on the SIP loop thread only.
+/// The Sofia transaction agent (`nta_agent_t`). Every request that matches
+/// no transaction (not a retransmission, not a CANCEL or ACK of one) reaches
+/// the agent's message callback without a transaction and becomes an
+/// `IncomingRequest` handed to `onRequest`; a request the handler has not
+/// answered by the time it returns gets its transaction then. Answering a
+/// stranger statelessly therefore costs nothing after the answer.
+/// Created, used and destroyed on the SIP loop thread only.
 public final class SIPAgent {
     public let loop: SIPLoop
     public let connections: ConnectionTable
     let maxMessageSize: Int
     private(set) var agent: OpaquePointer?
-    private var defaultLeg: OpaquePointer?
+    /// How busy the loop is; sampled with every request.
+    public private(set) var load = LoopLoad()
+    /// The message class the agent parses with; outlives the agent.
+    private let messageClass: StrictMessageClass
     private var handlerBox: Unmanaged<Handler>?
 
     final class Handler {
@@ -41,6 +48,10 @@ public final class SIPAgent {
         self.loop = loop
         self.connections = ConnectionTable(loop: loop)
         self.maxMessageSize = options.maxMessageSize
+        guard let messageClass = StrictMessageClass() else {
+            throw SIPCoreError.agentCreateFailed("cannot copy Sofia's SIP message class")
+        }
+        self.messageClass = messageClass
 
         let handler = Handler(onRequest: onRequest)
         let box = Unmanaged.passRetained(handler)
@@ -50,7 +61,8 @@ public final class SIPAgent {
         errno = 0
         let agentPointer: OpaquePointer? = SIPAgent.transportTags(first, options: options).withTags { tags in
             first.sofiaURL.withCString { url in
-                swk_nta_agent_create(loop.suRoot, swk_url_string(url), SIPAgent.strayMessage, nil, tags)
+                swk_nta_agent_create(loop.suRoot, swk_url_string(url), SIPAgent.messageCallback,
+                                     OpaquePointer(box.toOpaque()), tags)
             }
         }
         guard let agentPointer else {
@@ -83,16 +95,9 @@ public final class SIPAgent {
             .bool(swk_tag_ntatag_tcp_rport(), true)
             .bool(swk_tag_ntatag_tls_rport(), true)
             .bool(swk_tag_ntatag_ua(), false)
+            .pointer(swk_tag_ntatag_mclass(), OpaquePointer(messageClass.mclass))
         _ = params.withTags { swk_nta_agent_set_params(agentPointer, $0) }
 
-        let legTags = SofiaTagList().bool(swk_tag_ntatag_no_dialog(), true)
-        defaultLeg = legTags.withTags {
-            swk_nta_leg_tcreate(agentPointer, SIPAgent.legCallback, OpaquePointer(box.toOpaque()), $0)
-        }
-        if defaultLeg == nil {
-            close()
-            throw SIPCoreError.agentCreateFailed("cannot create the default leg")
-        }
     }
 
     deinit {
@@ -104,10 +109,6 @@ public final class SIPAgent {
         // Transactions whose release waits for the next loop turn go first.
         loop.runDeferred()
         connections.releaseAll()
-        if let leg = defaultLeg {
-            nta_leg_destroy(leg)
-            defaultLeg = nil
-        }
         if let agent {
             nta_agent_destroy(agent)
             self.agent = nil
@@ -116,21 +117,22 @@ public final class SIPAgent {
         handlerBox = nil
     }
 
-    private static let legCallback: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, UnsafePointer<sip_t>?) -> Int32 = { magic, _, irq, _ in
-        guard let magic, let irq else { return 500 }
-        let handler = Unmanaged<Handler>.fromOpaque(UnsafeRawPointer(magic)).takeUnretainedValue()
-        guard let agent = handler.agent, let agentPointer = agent.agent,
-              let request = IncomingRequest(irq: irq, agent: agentPointer, loop: agent.loop,
-                                            connections: agent.connections)
-        else { return 500 }
-        if request.size > agent.maxMessageSize {
-            if request.message.methodKind != sip_method_ack {
-                request.reply(413, "Request Entity Too Large")
-            }
-            return 0
+    /// Hands a new request to the handler: 413 (stateless) when it is over
+    /// the configured size; a transaction afterwards when the handler left it
+    /// unanswered.
+    private func deliver(_ msg: OpaquePointer, handler: Handler) {
+        load.sample()
+        guard let agentPointer = agent,
+              let request = IncomingRequest(msg: msg, agent: agentPointer, loop: loop, connections: connections)
+        else { return }
+        if request.size > maxMessageSize {
+            request.replyStateless(413, "Request Entity Too Large")
+            return
         }
         handler.onRequest(request)
-        return 0
+        if request.finalStatus == nil && !request.isDropped && request.message.methodKind != sip_method_ack {
+            request.beginTransaction()
+        }
     }
 
     /// Sends a request (see `OutgoingRequest.send`). Returns false when it
@@ -164,12 +166,22 @@ public final class SIPAgent {
         } >= 0
     }
 
-    /// Messages outside any transaction. A 2xx to an INVITE whose branch is
-    /// already gone (a retransmission, or a late answer from a fork) is
-    /// forwarded statelessly upstream, by the next Via (RFC 3261 §16.7 step 5
-    /// and §16.11); anything else is dropped.
-    private static let strayMessage: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, UnsafeMutablePointer<sip_t>?) -> Int32 = { _, agent, msg, sip in
+    /// Messages outside any transaction. A request goes to the handler
+    /// (`deliver`). A 2xx to an INVITE whose branch is already gone (a
+    /// retransmission, or a late answer from a fork) is forwarded statelessly
+    /// upstream, by the next Via (RFC 3261 §16.7 step 5 and §16.11); any
+    /// other response is dropped.
+    private static let messageCallback: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, UnsafeMutablePointer<sip_t>?) -> Int32 = { magic, agent, msg, sip in
         guard let msg else { return 0 }
+        if let magic, let sip, sip.pointee.sip_request != nil {
+            let handler = Unmanaged<Handler>.fromOpaque(UnsafeRawPointer(magic)).takeUnretainedValue()
+            guard let owner = handler.agent else {
+                msg_destroy(msg)
+                return 0
+            }
+            owner.deliver(msg, handler: handler)
+            return 0
+        }
         if let agent, let sip, let status = sip.pointee.sip_status?.pointee.st_status, (200..<300).contains(status),
            sip.pointee.sip_cseq?.pointee.cs_method == sip_method_invite,
            let via = sip.pointee.sip_via, via.pointee.v_next != nil {

@@ -26,6 +26,19 @@ public struct SIPMessage {
         return SIPMessage.withField(rq, \sip_request_t.rq_url) { SIPURI($0) }
     }
 
+    /// Whether `text` (a digest `uri`, say) names the Request-URI: both
+    /// parsed by Sofia and compared as `url_cmp` does (scheme, user, host,
+    /// port; parameters ignored). False when `text` does not parse.
+    public func requestURIEquals(_ text: String) -> Bool {
+        guard let rq = sip.pointee.sip_request, let raw = su_home_new(isize_t(MemoryLayout<su_home_t>.size)) else {
+            return false
+        }
+        let home = raw.assumingMemoryBound(to: su_home_t.self)
+        defer { su_home_unref(home) }
+        guard let url = text.withCString({ url_make(home, $0) }) else { return false }
+        return SIPMessage.withField(rq, \sip_request_t.rq_url) { url_cmp($0, url) } == 0
+    }
+
     public var status: Int? { sip.pointee.sip_status.map { Int($0.pointee.st_status) } }
 
     public var callID: String? { sip.pointee.sip_call_id.flatMap { SofiaText.string($0.pointee.i_id) } }

@@ -26,7 +26,7 @@ struct RecordRouteToken: Equatable {
         guard let dot = encoded.lastIndex(of: ".") else { return nil }
         let body = String(encoded[..<dot])
         let mac = String(encoded[encoded.index(after: dot)...])
-        guard mac == Self.mac(body, callID: callID, secret: secret) else { return nil }
+        guard ConstantTimeComparison.equals(mac, Self.mac(body, callID: callID, secret: secret)) else { return nil }
         if body == "-" {
             flow = nil
             return

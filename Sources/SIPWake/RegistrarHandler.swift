@@ -15,11 +15,9 @@ final class RegistrarHandler {
     static let supportedExtensions: Set<String> = ["path", "outbound"]
 
     private(set) var table = LocationTable()
-    private var credentials = CredentialCache()
     private let settings: RegistrarSettings
-    private let authenticator: DigestAuthenticator
+    private let authenticator: SIPAuthenticator
     private let writer: BindingWriter
-    private let directory: UserDirectory
     private let logger: Logger
     private let metrics = RegistrarMetrics()
     private let clock: @Sendable () -> Date
@@ -35,11 +33,6 @@ final class RegistrarHandler {
     private var nextToken: UInt64 = 1
     /// How many bindings use each stream connection.
     private var connectionUse: [UInt64: Int] = [:]
-    /// Names looked up and not found since the users table last changed: a
-    /// flood of REGISTERs with made-up names costs one lookup per name.
-    private var unknownUsers: Set<String> = []
-    /// Bindings whose REGISTER awaits a user lookup, keyed by username.
-    private var awaitingUser: [String: [UInt64]] = [:]
 
     private struct PendingRegister {
         var request: IncomingRequest
@@ -50,19 +43,15 @@ final class RegistrarHandler {
         var started: ContinuousClock.Instant
     }
 
-    init(settings: RegistrarSettings, writer: BindingWriter, directory: UserDirectory, logger: Logger,
+    init(settings: RegistrarSettings, authenticator: SIPAuthenticator, writer: BindingWriter, logger: Logger,
          clock: @escaping @Sendable () -> Date,
          resume: @escaping @Sendable (@escaping @Sendable (RegistrarHandler) -> Void) -> Void) {
         self.settings = settings
+        self.authenticator = authenticator
         self.writer = writer
-        self.directory = directory
         self.logger = logger
         self.clock = clock
         self.resume = resume
-        self.authenticator = DigestAuthenticator(
-            realm: settings.realm, algorithms: settings.algorithms,
-            nonces: NonceIssuer(secret: settings.nonceSecret, lifetime: TimeInterval(settings.nonceLifetime),
-                                realm: settings.realm))
     }
 
     /// True while a binding uses the connection, so it must stay open.
@@ -85,17 +74,9 @@ final class RegistrarHandler {
 
     // MARK: State from the database
 
-    func load(bindings: [Binding], users: [UserRecord], usersVersion: Int64) {
+    func load(bindings: [Binding]) {
         table.load(bindings)
-        credentials.replace(with: users, version: usersVersion)
         metrics.bindings.record(table.count)
-    }
-
-    var usersVersion: Int64 { credentials.version }
-
-    func replaceUsers(_ users: [UserRecord], version: Int64) {
-        credentials.replace(with: users, version: version)
-        unknownUsers.removeAll()
     }
 
     // MARK: REGISTER
@@ -124,140 +105,40 @@ final class RegistrarHandler {
         let aor = user.lowercased()
 
         if settings.authEnabled && !settings.isTrusted(request.source.host) {
-            let credentialsParameters = message.digestAuthorizations
-                .first { ($0["realm"] ?? "") == settings.realm } ?? message.digestAuthorizations.first
-            var digest: DigestCredentials?
-            if let parameters = credentialsParameters {
-                guard let parsed = DigestCredentials(parameters: parameters) else {
-                    reject(request, 400, "Bad Authorization")
-                    return
-                }
-                digest = parsed
-                if !credentials.contains(parsed.username) && !unknownUsers.contains(parsed.username.lowercased()) {
-                    // Perhaps added by the CLI since the last refresh: look it up
-                    // off the loop, then decide.
-                    awaitUser(parsed.username, request: request)
-                    return
-                }
-            }
-            guard authorize(request, digest: digest, aor: aor) else { return }
+            guard authenticator.authenticate(request, kind: .registrar, expectedUser: aor, retry: { [weak self] in
+                self?.handle(request)
+            }) != nil else { return }
         }
+        guard checkPath(request) else { return }
         register(request, aor: aor)
     }
 
-    /// Checks digest credentials; answers the request and returns false when
-    /// it may not go on.
-    private func authorize(_ request: IncomingRequest, digest: DigestCredentials?, aor: String) -> Bool {
-        let verdict = authenticator.verify(
-            method: "REGISTER", credentials: digest, expectedUser: aor, now: clock()
-        ) { [credentials] username, algorithm in
-            credentials.ha1(username: username, algorithm: algorithm)
-        }
-        switch verdict {
-        case .authenticated:
-            return true
-        case .challenge(let challenges):
-            metrics.challenged.increment()
-            logger.debug("register challenged", metadata: ["aor": "\(aor)", "source": "\(request.source.host)"])
-            let tags = SofiaTagList()
-            for challenge in challenges { tags.header("WWW-Authenticate", challenge.headerValue) }
-            request.reply(401, "Unauthorized", tags: tags)
-        case .forbidden(let reason):
-            metrics.forbidden.increment()
-            logger.notice("register forbidden", metadata: [
-                "aor": "\(aor)", "source": "\(request.source.host)", "reason": "\(reason)"])
-            request.reply(403, "Forbidden")
-        case .badRequest(let reason):
+    /// Path (RFC 3327) is honoured only from a configured edge proxy, and
+    /// only when the phone said it supports it: anyone else could make
+    /// sipwake send every call for that user to a host of their choosing.
+    /// Answers the request and returns false when it may not go on.
+    private func checkPath(_ request: IncomingRequest) -> Bool {
+        let message = request.message
+        guard !message.path.isEmpty else { return true }
+        guard settings.isEdgeProxy(request.source.host) else {
             metrics.rejected.increment()
-            request.reply(400, reason)
+            logger.warning("path refused from a source that is not an edge proxy", metadata: [
+                "source.address": "\(request.source.host)", "sip.path": "\(message.path.joined(separator: ","))"])
+            request.replyStateless(403, "Path Not Accepted From This Source")
+            return false
         }
-        return false
+        guard message.supported.contains(where: { $0.lowercased() == "path" }) else {
+            metrics.rejected.increment()
+            request.replyStateless(421, "Extension Required", tags: SofiaTagList().header("Require", "path"))
+            return false
+        }
+        return true
     }
 
     // MARK: Requests through the proxy
 
-    /// The user record of a local user, when it exists.
-    func user(_ name: String) -> UserRecord? { credentials.users[name.lowercased()] }
-
     /// The current bindings of an AOR.
     func bindings(of aor: String) -> [Binding] { table.bindings(of: aor, now: clock()) }
-
-    /// Digest check of a request a phone sends through the proxy, such as an
-    /// INVITE (RFC 3261 §22.3): answers 407 with Proxy-Authenticate when it
-    /// has no or stale credentials, 403 when they are another user's than the
-    /// From. Returns the authenticated user, or nil once it has answered.
-    func authenticateCaller(_ request: IncomingRequest) -> String? {
-        let message = request.message
-        let parameters = message.digestProxyAuthorizations
-            .first { ($0["realm"] ?? "") == settings.realm } ?? message.digestProxyAuthorizations.first
-        var digest: DigestCredentials?
-        if let parameters {
-            guard let parsed = DigestCredentials(parameters: parameters) else {
-                reject(request, 400, "Bad Proxy-Authorization")
-                return nil
-            }
-            digest = parsed
-        }
-        let verdict = authenticator.verify(
-            method: message.method ?? "INVITE", credentials: digest,
-            expectedUser: message.fromURI?.user?.lowercased(), now: clock()
-        ) { [credentials] username, algorithm in
-            credentials.ha1(username: username, algorithm: algorithm)
-        }
-        switch verdict {
-        case .authenticated:
-            return digest?.username.lowercased()
-        case .challenge(let challenges):
-            let tags = SofiaTagList()
-            for challenge in challenges { tags.header("Proxy-Authenticate", challenge.headerValue) }
-            request.reply(407, "Proxy Authentication Required", tags: tags)
-        case .forbidden(let reason):
-            logger.notice("call forbidden", metadata: ["source": "\(request.source.host)", "reason": "\(reason)"])
-            request.reply(403, "Forbidden")
-        case .badRequest(let reason):
-            request.reply(400, reason)
-        }
-        return nil
-    }
-
-    private func awaitUser(_ username: String, request: IncomingRequest) {
-        let name = username.lowercased()
-        let token = park(request)
-        let first = awaitingUser[name] == nil
-        awaitingUser[name, default: []].append(token)
-        guard first else { return }
-        let directory = self.directory
-        let resume = self.resume
-        Task {
-            let record = await directory.find(name)
-            resume { handler in handler.userLoaded(name, record: record) }
-        }
-    }
-
-    private func userLoaded(_ name: String, record: UserRecord?) {
-        if let record {
-            credentials.insert(record)
-        } else if unknownUsers.count < 100_000 {
-            unknownUsers.insert(name)
-        }
-        for token in awaitingUser.removeValue(forKey: name) ?? [] {
-            guard let parked = pending.removeValue(forKey: token) else { continue }
-            let request = parked.request
-            // Unknown users fall through to the challenge, like a wrong password.
-            handleAfterLookup(request)
-        }
-    }
-
-    private func handleAfterLookup(_ request: IncomingRequest) {
-        let message = request.message
-        guard let user = message.toURI?.user else { return reject(request, 400, "To Has No User") }
-        let aor = user.lowercased()
-        let parameters = message.digestAuthorizations
-            .first { ($0["realm"] ?? "") == settings.realm } ?? message.digestAuthorizations.first
-        let digest = parameters.flatMap { DigestCredentials(parameters: $0) }
-        guard authorize(request, digest: digest, aor: aor) else { return }
-        register(request, aor: aor)
-    }
 
     private func register(_ request: IncomingRequest, aor: String) {
         let registerRequest: RegisterRequest
@@ -343,7 +224,7 @@ final class RegistrarHandler {
         metrics.rejected.increment()
         logger.debug("register rejected", metadata: ["status": "\(status)", "reason": "\(phrase)",
                                                      "source": "\(request.source.host)"])
-        request.reply(status, phrase)
+        request.replyStateless(status, phrase)
     }
 
     // MARK: Expiry

@@ -1,3 +1,4 @@
+import Foundation
 import Config
 import Registrar
 
@@ -14,6 +15,13 @@ struct RegistrarSettings: Sendable {
     /// The first configured domain, for URIs this server writes itself.
     var primaryDomain: String
     var keepaliveInterval: Int
+    var nonceMaxUses: Int
+    var failureLimits: AuthFailureLimiter.Limits
+    /// Edge proxies: Path is honoured from them only, and they are exempt
+    /// from the per-source request limit.
+    var edgeProxies: [TrustedPeer]
+    var maxUnauthenticatedPerSource: Int
+    var maxStatelessPerSecond: Int
 
     init(config: SipwakeConfig, nonceSecret: [UInt8]) {
         domains = Set(config.sip.domains.map { $0.lowercased() })
@@ -29,6 +37,17 @@ struct RegistrarSettings: Sendable {
         self.nonceSecret = nonceSecret
         primaryDomain = config.sip.domains.first ?? "localhost"
         keepaliveInterval = config.registrar.keepaliveInterval
+        nonceMaxUses = config.auth.nonceMaxUses
+        failureLimits = AuthFailureLimiter.Limits(
+            perSource: config.auth.maxFailuresPerSource, perUser: config.auth.maxFailuresPerUser,
+            window: TimeInterval(config.auth.failureWindow), blockTime: TimeInterval(config.auth.blockTime))
+        edgeProxies = config.sip.edgeProxies
+        maxUnauthenticatedPerSource = config.sip.maxUnauthenticatedPerSource
+        maxStatelessPerSecond = config.sip.maxStatelessPerSecond
+    }
+
+    func isEdgeProxy(_ address: String) -> Bool {
+        edgeProxies.contains { $0.contains(address) }
     }
 
     func isTrusted(_ address: String) -> Bool {

@@ -21,9 +21,13 @@ actor SIPServer: SIPRequestHandler {
     private let directory: UserDirectory
     private let clock: @Sendable () -> Date
     private var agent: SIPAgent?
+    private var authenticator: SIPAuthenticator?
     private var registrar: RegistrarHandler?
     private var calls: CallProxy?
     private var dialogs: DialogRouter?
+    private var messages: MessageRelay?
+    private var admission: RequestAdmission
+    private let admissionMetrics = AdmissionMetrics()
     private let callSettings: CallProxySettings
     private let tuples: TupleStore
     private let records: CallRecordWriter?
@@ -50,12 +54,28 @@ actor SIPServer: SIPRequestHandler {
         self.directory = directory
         self.logger = logger
         self.clock = clock
+        self.admission = RequestAdmission(perSource: settings.maxUnauthenticatedPerSource,
+                                          global: settings.maxStatelessPerSecond, now: clock())
     }
 
     /// Loads the saved state, binds every listener and starts the timers.
     func start(bindings: [Binding], users: [UserRecord], usersVersion: Int64) throws {
+        let authenticator = SIPAuthenticator(
+            settings: settings, directory: directory, logger: logger, clock: clock,
+            resume: { [loop, weak self] body in
+                loop.execute { [weak self] in
+                    self?.assumeIsolated { server in
+                        if let authenticator = server.authenticator { body(authenticator) }
+                    }
+                }
+            })
+        authenticator.replaceUsers(users, version: usersVersion)
+        authenticator.onAuthenticated = { [weak self] source in
+            self?.assumeIsolated { server in server.admission.authenticated(source: source, now: server.clock()) }
+        }
+        self.authenticator = authenticator
         let registrar = RegistrarHandler(
-            settings: settings, writer: writer, directory: directory, logger: logger, clock: clock,
+            settings: settings, authenticator: authenticator, writer: writer, logger: logger, clock: clock,
             resume: { [loop, weak self] body in
                 loop.execute { [weak self] in
                     self?.assumeIsolated { server in
@@ -63,7 +83,7 @@ actor SIPServer: SIPRequestHandler {
                     }
                 }
             })
-        registrar.load(bindings: bindings, users: users, usersVersion: usersVersion)
+        registrar.load(bindings: bindings)
         self.registrar = registrar
         let calls = CallProxy(
             settings: callSettings, tuples: tuples, records: records, push: push, logger: logger, clock: clock,
@@ -81,6 +101,8 @@ actor SIPServer: SIPRequestHandler {
         self.calls = calls
         let dialogs = DialogRouter(settings: callSettings, logger: logger)
         self.dialogs = dialogs
+        let messages = MessageRelay(logger: logger)
+        self.messages = messages
         if settings.keepaliveInterval > 0 {
             keepalive = BindingKeepalive(intervalSeconds: settings.keepaliveInterval,
                                          domain: settings.primaryDomain, logger: logger)
@@ -89,6 +111,7 @@ actor SIPServer: SIPRequestHandler {
         self.agent = agent
         calls.agent = agent
         dialogs.agent = agent
+        messages.agent = agent
         logger.info("sip listening", metadata: [
             "listen": "\(listeners.map { "\($0.transport.rawValue):\($0.host):\($0.port)" }.joined(separator: ","))",
             "bindings": "\(registrar.table.count)", "users": "\(users.count)"])
@@ -137,16 +160,18 @@ actor SIPServer: SIPRequestHandler {
                 "register-to-late-fork": "\(calls.lateForkLatency.summary)"])
             calls.closeAll()
         }
+        messages?.closeAll()
         calls = nil
         dialogs = nil
+        messages = nil
         agent?.close()
         agent = nil
     }
 
-    private var usersVersion: Int64? { registrar?.usersVersion }
+    private var usersVersion: Int64? { authenticator?.usersVersion }
 
     private func replaceUsers(_ users: [UserRecord], version: Int64) {
-        registrar?.replaceUsers(users, version: version)
+        authenticator?.replaceUsers(users, version: version)
     }
 
     private func tick() {
@@ -165,21 +190,29 @@ actor SIPServer: SIPRequestHandler {
         let message = request.message
         if shuttingDown {
             if message.methodKind != sip_method_ack {
-                request.reply(503, "Shutting Down", tags: SofiaTagList().header("Retry-After", "5"))
+                request.replyStateless(503, "Shutting Down", tags: SofiaTagList().header("Retry-After", "5"))
             }
+            return
+        }
+        guard admit(request) else { return }
+        if let uri = message.requestURI, !Self.supportedSchemes.contains(uri.scheme.lowercased()) {
+            // RFC 3261 §8.2.2.1: a Request-URI scheme the server does not understand.
+            if message.methodKind != sip_method_ack { request.replyStateless(416, "Unsupported URI Scheme") }
             return
         }
         switch message.methodKind {
         case sip_method_register:
             registrar?.handle(request)
-        case sip_method_options:
+        case sip_method_options where message.toTag == nil:
             answerOptions(request)
         case sip_method_invite where message.toTag == nil:
-            routeCall(request)
+            routeOutOfDialog(request)
+        case sip_method_message where message.toTag == nil && dialogs?.isRoutedHere(message) != true:
+            routeOutOfDialog(request)
         case sip_method_cancel:
             // A CANCEL matching a pending INVITE never gets here (Sofia hands it
             // to that INVITE); this one matches nothing.
-            request.reply(481, "Call/Transaction Does Not Exist")
+            request.replyStateless(481, "Call/Transaction Does Not Exist")
         case _ where dialogs?.isRoutedHere(message) == true:
             dialogs?.forwardInDialog(request)
         case sip_method_ack:
@@ -189,38 +222,66 @@ actor SIPServer: SIPRequestHandler {
             if let uri = message.requestURI, !settings.serves(uri.host) {
                 // Never an open relay: requests for other domains are refused.
                 logger.debug("relay refused", metadata: ["ruri": "\(uri)", "source": "\(request.source.host)"])
-                request.reply(403, "Relaying Forbidden")
+                request.replyStateless(403, "Relaying Forbidden")
             } else {
-                request.reply(501, "Not Implemented", tags: SofiaTagList().header("Allow", Self.allowedMethods))
+                request.replyStateless(501, "Not Implemented", tags: SofiaTagList().header("Allow", Self.allowedMethods))
             }
         }
     }
 
-    /// A new INVITE: to a local user it starts a forked call; from an
-    /// authenticated phone to anything else it goes to the outbound proxy;
-    /// anything else is refused (never an open relay).
-    private func routeCall(_ request: IncomingRequest) {
-        guard let registrar, let calls, let dialogs else { return }
+    /// URI schemes a Request-URI may use here.
+    static let supportedSchemes: Set<String> = ["sip", "sips"]
+
+    /// The flood check (`RequestAdmission`): false when the request was
+    /// dropped unanswered.
+    private func admit(_ request: IncomingRequest) -> Bool {
+        let source = request.source.host
+        let exempt = !settings.authEnabled || settings.isTrusted(source) || settings.isEdgeProxy(source)
+        let decision = admission.admit(source: source, exempt: exempt,
+                                       overloaded: agent?.load.isOverloaded ?? false, now: clock())
+        guard decision != .admit else { return true }
+        admissionMetrics.count(decision)
+        request.drop()
+        return false
+    }
+
+    /// A new INVITE or MESSAGE: to a local user it starts a forked call or
+    /// relays the message to the user's contacts; from an authenticated
+    /// phone to anything else it goes to the outbound proxy; anything else is
+    /// refused (never an open relay).
+    private func routeOutOfDialog(_ request: IncomingRequest) {
+        guard let authenticator, let registrar, let calls, let dialogs, let messages else { return }
         let message = request.message
-        guard let uri = message.requestURI else { return request.reply(400, "No Request-URI") }
+        let isInvite = message.methodKind == sip_method_invite
+        guard let uri = message.requestURI else { return request.replyStateless(400, "No Request-URI") }
         let trusted = !settings.authEnabled || settings.isTrusted(request.source.host)
         let local = settings.serves(uri.host)
-        // A call to a foreign domain can only come from one of our users (it
-        // is then challenged, and relayed once authenticated to the outbound
-        // proxy), or from a trusted peer: anything else is refused at once.
+        // A request to a foreign domain can only come from one of our users
+        // (it is then challenged, and relayed once authenticated to the
+        // outbound proxy), or from a trusted peer: anything else is refused.
         let fromLocalUser = message.fromURI.map { settings.serves($0.host) } ?? false
         if !trusted && !local && (!fromLocalUser || callSettings.outboundProxy == nil) {
             logger.debug("relay refused", metadata: ["ruri": "\(uri)", "source": "\(request.source.host)"])
-            return request.reply(403, "Relaying Forbidden")
+            return request.replyStateless(403, "Relaying Forbidden")
         }
         var caller: String?
         if !trusted {
-            guard let user = registrar.authenticateCaller(request) else { return }
+            // The retry runs on the SIP loop, this actor's executor, after a
+            // user lookup: the request never leaves the loop.
+            nonisolated(unsafe) let parked = request
+            guard let user = authenticator.authenticate(
+                request, kind: .proxy, expectedUser: message.fromURI?.user?.lowercased(),
+                retry: { [weak self] in self?.assumeIsolated { $0.routeOutOfDialog(parked) } })
+            else { return }
             caller = user
         }
-        if local, let name = uri.user, let user = registrar.user(name) {
-            calls.startCall(request, aor: user.username, bindings: registrar.bindings(of: user.username),
-                            wakeupHold: user.wakeupHold, callerTrusted: trusted)
+        if local, let name = uri.user, let user = authenticator.user(name) {
+            if isInvite {
+                calls.startCall(request, aor: user.username, bindings: registrar.bindings(of: user.username),
+                                wakeupHold: user.wakeupHold, callerTrusted: trusted)
+            } else {
+                messages.relay(request, to: registrar.bindings(of: user.username))
+            }
             return
         }
         if caller != nil, let outbound = callSettings.outboundProxy {
@@ -228,9 +289,9 @@ actor SIPServer: SIPRequestHandler {
             return
         }
         if local {
-            request.reply(404, "Not Found")
+            request.replyStateless(404, "Not Found")
         } else {
-            request.reply(403, "Relaying Forbidden")
+            request.replyStateless(403, "Relaying Forbidden")
         }
     }
 
@@ -239,6 +300,6 @@ actor SIPServer: SIPRequestHandler {
             .header("Allow", Self.allowedMethods)
             .header("Accept", "application/sdp")
             .header("Supported", "path, outbound")
-        request.reply(200, "OK", tags: tags)
+        request.replyStateless(200, "OK", tags: tags)
     }
 }

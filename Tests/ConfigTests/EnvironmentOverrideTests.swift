@@ -90,6 +90,10 @@ import Testing
         let samples: [String: String] = [
             "SIPWAKE_SIP_LISTEN": "udp:127.0.0.1:5080", "SIPWAKE_SIP_DOMAINS": "Example.COM,[::1]",
             "SIPWAKE_SIP_MAX_MESSAGE_SIZE": "2048", "SIPWAKE_SIP_PUBLIC_HOST": "[2001:db8::1]",
+            "SIPWAKE_SIP_EDGE_PROXIES": "10.1.0.0/16,::1", "SIPWAKE_SIP_MAX_UNAUTHENTICATED_PER_SOURCE": "7",
+            "SIPWAKE_SIP_MAX_STATELESS_PER_SECOND": "0",
+            "SIPWAKE_AUTH_NONCE_MAX_USES": "9", "SIPWAKE_AUTH_MAX_FAILURES_PER_SOURCE": "0",
+            "SIPWAKE_AUTH_MAX_FAILURES_PER_USER": "2", "SIPWAKE_AUTH_FAILURE_WINDOW": "30", "SIPWAKE_AUTH_BLOCK_TIME": "90",
             "SIPWAKE_TLS_CERTIFICATE": "", "SIPWAKE_TLS_KEY": "",
             "SIPWAKE_REGISTRAR_MIN_EXPIRES": "30", "SIPWAKE_REGISTRAR_MAX_EXPIRES": "7200",
             "SIPWAKE_REGISTRAR_DEFAULT_EXPIRES": "600", "SIPWAKE_REGISTRAR_MAX_BINDINGS_PER_AOR": "3",
@@ -115,6 +119,14 @@ import Testing
         #expect(config.sip.domains == ["example.com", "[::1]"])
         #expect(config.sip.maxMessageSize == 2048)
         #expect(config.sip.publicHost == "2001:db8::1")
+        #expect(config.sip.isEdgeProxy("10.1.2.3") && config.sip.isEdgeProxy("::1") && !config.sip.isEdgeProxy("10.2.0.1"))
+        #expect(config.sip.maxUnauthenticatedPerSource == 7)
+        #expect(config.sip.maxStatelessPerSecond == 0)
+        #expect(config.auth.nonceMaxUses == 9)
+        #expect(config.auth.maxFailuresPerSource == 0)
+        #expect(config.auth.maxFailuresPerUser == 2)
+        #expect(config.auth.failureWindow == 30)
+        #expect(config.auth.blockTime == 90)
         #expect(config.registrar == RegistrarSection(minExpires: 30, maxExpires: 7200, defaultExpires: 600, maxBindingsPerAOR: 3, keepaliveInterval: 25))
         #expect(config.auth.enabled == false)
         #expect(config.http == HTTPSection(listen: HTTPListenAddress(host: "::1", port: 9090), adminToken: "0123456789abcdef-token",

@@ -147,6 +147,29 @@ final class BadInputTests: IntegrationTestCase {
         try assertStillServing(server)
     }
 
+    /// RFC 3261 §8.2.2.1: 416 for a Request-URI scheme sipwake does not serve.
+    func testUnknownURISchemeGets416() async throws {
+        let server = try await startServer()
+        let socket = try RawSIPSocket(udpTo: server.port)
+        socket.send(socket.request(uri: "nope:alice@localhost"))
+        XCTAssertEqual(socket.receive()?.hasPrefix("SIP/2.0 416"), true)
+        socket.send(socket.request(uri: "sips:localhost"))
+        XCTAssertEqual(socket.receive()?.hasPrefix("SIP/2.0 200"), true)
+    }
+
+    /// RFC 3261 §25.1: `Method SP Request-URI SP SIP-Version`, single spaces.
+    func testARequestLineWithExtraWhiteSpaceGets400() async throws {
+        let server = try await startServer()
+        let socket = try RawSIPSocket(udpTo: server.port)
+        for line in ["OPTIONS  sip:localhost SIP/2.0", "OPTIONS sip:localhost  SIP/2.0", "OPTIONS sip:localhost SIP/2.0 ",
+                     "OPTIONS\tsip:localhost SIP/2.0"] {
+            socket.send(socket.request().replacingOccurrences(of: "OPTIONS sip:localhost SIP/2.0", with: line))
+            let answer = socket.receive()
+            XCTAssertEqual(answer?.hasPrefix("SIP/2.0 400"), true, "\(line.debugDescription): \(answer ?? "nothing")")
+        }
+        try assertStillServing(server)
+    }
+
     func testBinaryNoiseOnUDPIsIgnored() async throws {
         let server = try await startServer()
         let socket = try RawSIPSocket(udpTo: server.port)

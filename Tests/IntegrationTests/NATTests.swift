@@ -66,10 +66,11 @@ final class NATTests: IntegrationTestCase {
     }
 
     func testKeepalivesToABindingWithAPathGoThroughThePath() async throws {
-        let server = try await startServer(config: keepaliveConfig)
+        // The REGISTER stands for one an edge proxy relayed, adding its Path.
+        let server = try await startServer(config: keepaliveConfig + "\n[sip]\nedge_proxies = [\"127.0.0.1\"]")
         let edge = try RawSIPSocket(udpTo: server.port)
         let phone = try RawSIPSocket(udpTo: server.port)
-        phone.send(natRegister(phone, extra: "Path: <sip:127.0.0.1:\(edge.localPort);lr>\r\n"))
+        phone.send(natRegister(phone, extra: "Path: <sip:127.0.0.1:\(edge.localPort);lr>\r\nSupported: path\r\n"))
         XCTAssertEqual(phone.receive()?.hasPrefix("SIP/2.0 200"), true)
         let options = try XCTUnwrap(awaitRequest(edge, "OPTIONS sip:alice@192.168.7.7:5060"),
                                     "the edge proxy on the Path got the keep-alive")

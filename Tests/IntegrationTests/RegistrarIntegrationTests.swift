@@ -152,7 +152,8 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
     }
 
     func testOKListsEveryBindingByQValueWithPathAndInstance() async throws {
-        let server = try await startServer()
+        // The test's user agent stands for the edge proxy that added the Path.
+        let server = try await startServer(config: "[sip]\nedge_proxies = [\"127.0.0.1\"]")
         let ua = try await makeUA(server)
         _ = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.1>;q=0.2"])
         let r = await ua.register(
@@ -168,6 +169,31 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
         let rows = try server.registrations(user: "alice")
         let withPath = rows.first { ($0["contact"] as? String)?.contains("10.0.0.2") == true }
         XCTAssertEqual(withPath?["path"] as? [String], ["<sip:edge.example.net;lr>"])
+    }
+
+    /// An authenticated phone must not make sipwake send its calls to a host
+    /// of its choosing: Path from a source that is not an edge proxy gets
+    /// 403 and binds nothing (RFC 3327 §5.3 leaves the policy to the registrar).
+    func testPathFromAPhoneIsRefusedAndBindsNothing() async throws {
+        let server = try await startServer()
+        let ua = try await makeUA(server)
+        let r = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.2>"],
+                                  extraHeaders: [("Path", "<sip:attacker.example.net;lr>"), ("Supported", "path")])
+        XCTAssertEqual(r.status, 403)
+        XCTAssertEqual(try server.registrations(user: "alice").count, 0)
+        let plain = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.2>"])
+        XCTAssertEqual(plain.status, 200, "the same phone without Path registers")
+    }
+
+    /// From an edge proxy, Path is honoured only when the phone supports it (RFC 3327 §5.3).
+    func testPathFromAnEdgeWithoutSupportedPathGets421() async throws {
+        let server = try await startServer(config: "[sip]\nedge_proxies = [\"127.0.0.0/8\"]")
+        let ua = try await makeUA(server)
+        let r = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.2>"],
+                                  extraHeaders: [("Path", "<sip:edge.example.net;lr>")])
+        XCTAssertEqual(r.status, 421)
+        XCTAssertEqual(r.header("Require"), "path")
+        XCTAssertEqual(try server.registrations(user: "alice").count, 0)
     }
 
     func testADeviceReRegisteringFromANewAddressReplacesItsBinding() async throws {

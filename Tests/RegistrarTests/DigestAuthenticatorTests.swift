@@ -27,18 +27,24 @@ final class DigestAuthenticatorTests: XCTestCase {
                                  qop: qop, nc: qop == nil ? nil : "00000001", cnonce: qop == nil ? nil : "c0ffee")
     }
 
+    /// A tracker that has seen nothing yet, started before any test nonce.
+    private func freshUses() -> NonceTracker { NonceTracker(startedAt: t0.addingTimeInterval(-1)) }
+
+    /// One verify with a tracker of its own: each call is a first use.
     private func verify(_ credentials: DigestCredentials?, expectedUser: String? = "alice", at now: Date? = nil) -> DigestVerdict {
-        authenticator.verify(method: "REGISTER", credentials: credentials, expectedUser: expectedUser, now: now ?? t0,
-                             stored: { self.stored($0, $1) })
+        var uses = freshUses()
+        return authenticator.verify(method: "REGISTER", credentials: credentials, expectedUser: expectedUser, now: now ?? t0,
+                                    nonceUses: &uses, stored: { self.stored($0, $1) })
     }
 
-    private func expectPlainChallenge(_ verdict: DigestVerdict, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(verdict, .challenge(authenticator.challenges(stale: false, now: t0)), file: file, line: line)
+    private func expectPlainChallenge(_ verdict: DigestVerdict, _ reason: DigestChallengeReason,
+                                      file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(verdict, .challenge(authenticator.challenges(stale: false, now: t0), reason: reason), file: file, line: line)
     }
 
     func testNoCredentialsChallengesSHA256First() {
         let verdict = verify(nil)
-        guard case .challenge(let challenges) = verdict else { return XCTFail("\(verdict)") }
+        guard case .challenge(let challenges, _) = verdict else { return XCTFail("\(verdict)") }
         XCTAssertEqual(challenges.map(\.algorithm), [.sha256, .md5])
         XCTAssertEqual(challenges.map(\.stale), [false, false])
         XCTAssertEqual(challenges.map(\.realm), [realm, realm])
@@ -74,26 +80,28 @@ final class DigestAuthenticatorTests: XCTestCase {
     }
 
     func testWrongPasswordChallenges() {
-        expectPlainChallenge(verify(credentials(password: "guess", nonce: authenticator.nonces.make(now: t0))))
+        expectPlainChallenge(verify(credentials(password: "guess", nonce: authenticator.nonces.make(now: t0))), .wrongResponse)
     }
 
     func testUnknownUserChallengesLikeWrongPassword() {
-        expectPlainChallenge(verify(credentials(user: "mallory", password: "x", nonce: authenticator.nonces.make(now: t0)), expectedUser: "mallory"))
+        expectPlainChallenge(verify(credentials(user: "mallory", password: "x", nonce: authenticator.nonces.make(now: t0)), expectedUser: "mallory"), .wrongResponse)
     }
 
     func testResponseForAnotherMethodChallenges() {
-        expectPlainChallenge(verify(credentials(nonce: authenticator.nonces.make(now: t0), method: "INVITE")))
+        expectPlainChallenge(verify(credentials(nonce: authenticator.nonces.make(now: t0), method: "INVITE")), .wrongResponse)
     }
 
     func testRealmMismatchChallenges() {
-        expectPlainChallenge(verify(credentials(nonce: authenticator.nonces.make(now: t0), realm: "other.example")))
+        expectPlainChallenge(verify(credentials(nonce: authenticator.nonces.make(now: t0), realm: "other.example")), .otherRealmOrAlgorithm)
     }
 
     func testAlgorithmNotEnabledChallenges() {
         let shaOnly = DigestAuthenticator(realm: realm, algorithms: [.sha256], nonces: issuer)
         let creds = credentials(algorithm: .md5, nonce: shaOnly.nonces.make(now: t0))
-        let verdict = shaOnly.verify(method: "REGISTER", credentials: creds, expectedUser: "alice", now: t0, stored: { self.stored($0, $1) })
-        XCTAssertEqual(verdict, .challenge(shaOnly.challenges(stale: false, now: t0)))
+        var uses = freshUses()
+        let verdict = shaOnly.verify(method: "REGISTER", credentials: creds, expectedUser: "alice", now: t0,
+                                     nonceUses: &uses, stored: { self.stored($0, $1) })
+        XCTAssertEqual(verdict, .challenge(shaOnly.challenges(stale: false, now: t0), reason: .otherRealmOrAlgorithm))
         XCTAssertEqual(shaOnly.challenges(stale: false, now: t0).map(\.algorithm), [.sha256])
     }
 
@@ -101,8 +109,8 @@ final class DigestAuthenticatorTests: XCTestCase {
         let old = authenticator.nonces.make(now: t0)
         let later = t0.addingTimeInterval(301)
         let verdict = verify(credentials(nonce: old), at: later)
-        XCTAssertEqual(verdict, .challenge(authenticator.challenges(stale: true, now: later)))
-        guard case .challenge(let challenges) = verdict else { return XCTFail() }
+        XCTAssertEqual(verdict, .challenge(authenticator.challenges(stale: true, now: later), reason: .staleNonce))
+        guard case .challenge(let challenges, _) = verdict else { return XCTFail() }
         XCTAssertEqual(challenges.map(\.stale), [true, true])
         XCTAssertEqual(authenticator.nonces.check(challenges[0].nonce, now: later), .valid)
     }
@@ -111,7 +119,7 @@ final class DigestAuthenticatorTests: XCTestCase {
         let old = authenticator.nonces.make(now: t0)
         let later = t0.addingTimeInterval(301)
         XCTAssertEqual(verify(credentials(password: "guess", nonce: old), at: later),
-                       .challenge(authenticator.challenges(stale: false, now: later)))
+                       .challenge(authenticator.challenges(stale: false, now: later), reason: .wrongResponse))
     }
 
     func testTamperedNonceChallengesWithoutStale() {
@@ -120,7 +128,7 @@ final class DigestAuthenticatorTests: XCTestCase {
         bytes[2] = bytes[2] == "A" ? "B" : "A"
         let tampered = String(bytes)
         XCTAssertEqual(authenticator.nonces.check(tampered, now: t0), .invalid)
-        expectPlainChallenge(verify(credentials(nonce: tampered)))
+        expectPlainChallenge(verify(credentials(nonce: tampered)), .foreignNonce)
     }
 
     func testOtherUsersCredentialsOnThisAORAreForbidden() {
@@ -134,8 +142,9 @@ final class DigestAuthenticatorTests: XCTestCase {
     }
 
     func testMalformedParametersAreBadRequest() {
+        var uses = freshUses()
         let verdict = authenticator.verify(method: "REGISTER", parameters: ["username": "alice", "realm": realm], expectedUser: "alice",
-                                           now: t0, stored: { self.stored($0, $1) })
+                                           now: t0, nonceUses: &uses, stored: { self.stored($0, $1) })
         XCTAssertEqual(verdict, .badRequest(reason: "Malformed credentials"))
     }
 
@@ -143,10 +152,13 @@ final class DigestAuthenticatorTests: XCTestCase {
         let c = credentials(nonce: authenticator.nonces.make(now: t0))
         let parameters = ["username": c.username, "realm": c.realm, "nonce": c.nonce, "uri": c.uri, "response": c.response,
                           "algorithm": "SHA-256", "qop": "auth", "nc": "00000001", "cnonce": "c0ffee"]
-        XCTAssertEqual(authenticator.verify(method: "REGISTER", parameters: parameters, expectedUser: "alice", now: t0, stored: { self.stored($0, $1) }),
+        var uses = freshUses()
+        XCTAssertEqual(authenticator.verify(method: "REGISTER", parameters: parameters, expectedUser: "alice", now: t0,
+                                            nonceUses: &uses, stored: { self.stored($0, $1) }),
                        .authenticated(username: "alice"))
-        XCTAssertEqual(authenticator.verify(method: "REGISTER", parameters: nil, expectedUser: "alice", now: t0, stored: { self.stored($0, $1) }),
-                       .challenge(authenticator.challenges(stale: false, now: t0)))
+        XCTAssertEqual(authenticator.verify(method: "REGISTER", parameters: nil, expectedUser: "alice", now: t0,
+                                            nonceUses: &uses, stored: { self.stored($0, $1) }),
+                       .challenge(authenticator.challenges(stale: false, now: t0), reason: .noCredentials))
     }
 
     func testConstantTimeEquals() {

@@ -39,6 +39,7 @@
 #include <sofia-sip/sip.h>
 #include <sofia-sip/url.h>
 #include <sofia-sip/msg_addr.h>
+#include <sofia-sip/msg_mclass.h>
 #include <sofia-sip/su_log.h>
 
 /* Tag types. */
@@ -70,6 +71,7 @@ tag_type_t swk_tag_ntatag_tls_rport(void);
 tag_type_t swk_tag_ntatag_no_dialog(void);
 tag_type_t swk_tag_ntatag_ua(void);
 tag_type_t swk_tag_ntatag_tport(void);
+tag_type_t swk_tag_ntatag_mclass(void);
 tag_type_t swk_tag_ntatag_default_proxy(void);
 tag_type_t swk_tag_tptag_pong2ping(void);
 tag_type_t swk_tag_tptag_certificate(void);
@@ -101,6 +103,10 @@ nta_outgoing_t *swk_nta_outgoing_tcancel(nta_outgoing_t *orq, nta_response_f *ca
                                          nta_outgoing_magic_t *magic, tagi_t const *tags);
 int swk_nta_msg_tsend(nta_agent_t *agent, msg_t *msg, url_string_t const *route_url,
                       tagi_t const *tags);
+int swk_nta_msg_treply(nta_agent_t *agent, msg_t *msg, int status, char const *phrase,
+                       tagi_t const *tags);
+nta_incoming_t *swk_nta_incoming_create(nta_agent_t *agent, nta_leg_t *leg, msg_t *msg, sip_t *sip,
+                                        tagi_t const *tags);
 
 int swk_sip_add_tl(msg_t *msg, sip_t *sip, tagi_t const *tags);
 
@@ -108,6 +114,7 @@ int swk_sip_add_tl(msg_t *msg, sip_t *sip, tagi_t const *tags);
 su_log_t *swk_su_log_default(void);
 msg_hclass_t *swk_sip_route_class(void);
 msg_hclass_t *swk_sip_record_route_class(void);
+msg_hclass_t *swk_sip_request_class(void);
 
 /* pthread_setname_np needs _GNU_SOURCE, which Swift's Glibc module does not
    define: names the calling thread (15 bytes at most). */

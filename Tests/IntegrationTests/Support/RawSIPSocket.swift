@@ -7,16 +7,42 @@ final class RawSIPSocket {
     let fd: Int32
     let isStream: Bool
 
-    init(udpTo port: Int) throws {
+    /// `from` is the local address to send from (any 127.x.y.z on loopback).
+    init(udpTo port: Int, from address: String = "127.0.0.1") throws {
         fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         isStream = false
+        try bindTo(address)
         try connectTo(port)
     }
 
-    init(tcpTo port: Int) throws {
+    init(tcpTo port: Int, from address: String = "127.0.0.1") throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         isStream = true
+        try bindTo(address)
         try connectTo(port)
+    }
+
+    /// The local address requests carry in their Via.
+    var localAddress: String {
+        var addr = sockaddr_in()
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
+        return String(cString: inet_ntoa(addr.sin_addr))
+    }
+
+    private func bindTo(_ address: String) throws {
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = 0
+        addr.sin_addr.s_addr = inet_addr(address)
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard rc == 0 else { throw NSError(domain: "RawSIPSocket", code: Int(errno)) }
     }
 
     /// A listening TCP socket that holds `port` (to make it busy).
@@ -80,7 +106,7 @@ final class RawSIPSocket {
     func request(method: String = "OPTIONS", uri: String = "sip:localhost", extra: String = "", body: String = "") -> String {
         let transport = isStream ? "TCP" : "UDP"
         return "\(method) \(uri) SIP/2.0\r\n" +
-            "Via: SIP/2.0/\(transport) 127.0.0.1:\(localPort);branch=z9hG4bK\(UUID().uuidString.prefix(12));rport\r\n" +
+            "Via: SIP/2.0/\(transport) \(localAddress):\(localPort);branch=z9hG4bK\(UUID().uuidString.prefix(12));rport\r\n" +
             "From: <sip:probe@localhost>;tag=raw1\r\nTo: <sip:probe@localhost>\r\n" +
             "Call-ID: \(UUID().uuidString)\r\nCSeq: 1 \(method)\r\nMax-Forwards: 70\r\n" +
             extra + "Content-Length: \(body.utf8.count)\r\n\r\n" + body

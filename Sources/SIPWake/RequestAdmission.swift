@@ -1,0 +1,104 @@
+import Foundation
+
+/// Decides, before any other work, whether a request from an untrusted
+/// source is worth handling: the first line of defence against floods.
+///
+/// Requests are *unverified* until their source has proved itself. Trusted
+/// peers (the PBX) and edge proxies are never limited; a source where a user
+/// authenticated recently (`knownGoodTime`) has ten times the allowance,
+/// since phones behind one carrier NAT share it. Everything else goes
+/// through two token buckets: one per source address
+/// (`sip.max_unauthenticated_per_source` a second, bursts of twice that) and
+/// one for all such sources together (`sip.max_stateless_per_second`), and
+/// is dropped, unanswered, when either is empty or when the SIP loop is
+/// overloaded (then only known-good sources get through). Dropping costs less
+/// than answering and reflects nothing at the (possibly spoofed) source.
+///
+/// | source | loop | buckets | decision |
+/// |---|---|---|---|
+/// | trusted peer or edge proxy | any | — | admit |
+/// | known good | any | its own bucket (10×) has a token | admit |
+/// | other | not overloaded | its bucket and the global one have a token | admit |
+/// | other | overloaded | — | drop |
+/// | known good or other | any | a bucket is empty | drop |
+///
+/// Pure and used on the SIP loop only; memory is bounded by `capacity`
+/// source entries.
+struct RequestAdmission {
+    enum Decision: Equatable {
+        case admit
+        case dropSourceLimit
+        case dropGlobalLimit
+        case dropOverload
+    }
+
+    private struct Bucket {
+        var tokens: Double
+        var updated: Date
+    }
+
+    let perSource: Int
+    let global: Int
+    let knownGoodTime: TimeInterval
+    let capacity: Int
+    private var sources: [String: Bucket] = [:]
+    private var everyone: Bucket
+    private var knownGood: [String: Date] = [:]
+
+    init(perSource: Int, global: Int, knownGoodTime: TimeInterval = 3600, capacity: Int = 100_000, now: Date) {
+        self.perSource = max(0, perSource)
+        self.global = max(0, global)
+        self.knownGoodTime = knownGoodTime
+        self.capacity = max(16, capacity)
+        everyone = Bucket(tokens: Double(max(0, global)), updated: now)
+    }
+
+    /// Whether to handle a request from `source`. `exempt` for trusted peers
+    /// and edge proxies; `overloaded` when the SIP loop is falling behind.
+    mutating func admit(source: String, exempt: Bool, overloaded: Bool, now: Date) -> Decision {
+        if exempt { return .admit }
+        let good = knownGood[source].map { now.timeIntervalSince($0) < knownGoodTime } ?? false
+        if overloaded && !good { return .dropOverload }
+        if perSource > 0 {
+            let rate = Double(good ? perSource * 10 : perSource)
+            var bucket = sources[source] ?? Bucket(tokens: rate * 2, updated: now)
+            Self.refill(&bucket, rate: rate, burst: rate * 2, now: now)
+            guard bucket.tokens >= 1 else {
+                sources[source] = bucket
+                return .dropSourceLimit
+            }
+            bucket.tokens -= 1
+            if sources[source] == nil && sources.count >= capacity { trim(now: now) }
+            sources[source] = bucket
+        }
+        if global > 0 && !good {
+            Self.refill(&everyone, rate: Double(global), burst: Double(global), now: now)
+            guard everyone.tokens >= 1 else { return .dropGlobalLimit }
+            everyone.tokens -= 1
+        }
+        return .admit
+    }
+
+    /// A user authenticated from `source`: it gets the larger allowance.
+    mutating func authenticated(source: String, now: Date) {
+        if knownGood[source] == nil && knownGood.count >= capacity {
+            knownGood = knownGood.filter { now.timeIntervalSince($0.value) < knownGoodTime }
+            if knownGood.count >= capacity { knownGood.removeAll() }
+        }
+        knownGood[source] = now
+    }
+
+    private static func refill(_ bucket: inout Bucket, rate: Double, burst: Double, now: Date) {
+        let elapsed = max(0, now.timeIntervalSince(bucket.updated))
+        bucket.tokens = min(burst, bucket.tokens + elapsed * rate)
+        bucket.updated = now
+    }
+
+    /// Forgets sources whose bucket has refilled (they are back to the
+    /// start); if none has, forgets them all.
+    private mutating func trim(now: Date) {
+        let full = 2.0 / Double(max(1, perSource))
+        sources = sources.filter { now.timeIntervalSince($0.value.updated) < full }
+        if sources.count >= capacity { sources.removeAll() }
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import Logging
+import Registrar
+import SIPCore
+import Storage
+
+/// Digest authentication (RFC 3261 §22, RFC 8760) of everything a phone
+/// sends: REGISTER is challenged with 401 and WWW-Authenticate, requests
+/// through the proxy (INVITE, MESSAGE) with 407 and Proxy-Authenticate.
+///
+/// It owns what authentication needs on the SIP loop, so nothing waits on
+/// disk: every user's HA1s (`CredentialCache`, refreshed when the users
+/// table changes; an unknown name is looked up off the loop once), the
+/// nonce uses (`NonceTracker`: a replayed request is refused), and the
+/// guessing limits (`AuthFailureLimiter`). Challenges and refusals are sent
+/// statelessly, so a stranger's request leaves nothing behind.
+///
+/// | # | request | answer |
+/// |---|---|---|
+/// | 1 | Authorization for our realm malformed | 400 |
+/// | 2 | username not in memory, not known to be unknown | parked; looked up off the loop; handled again |
+/// | 3 | that user is blocked from that address (`AuthFailureLimiter`) | 403, credentials not checked |
+/// | 4 | digest `uri` is not the Request-URI (RFC 2617 §3.2.2.5) | 400 |
+/// | 5 | `DigestAuthenticator` says challenge | 401/407 with fresh nonces; a wrong response is counted, logged at warning |
+/// | 6 | `DigestAuthenticator` says forbidden | 403 |
+/// | 7 | authenticated | the request goes on; that user's failures from that address are forgotten |
+///
+/// Used on the SIP loop only.
+final class SIPAuthenticator {
+    enum Kind {
+        /// REGISTER: 401, WWW-Authenticate, Authorization.
+        case registrar
+        /// A request through the proxy: 407, Proxy-Authenticate, Proxy-Authorization.
+        case proxy
+    }
+
+    private(set) var credentials = CredentialCache()
+    private let digest: DigestAuthenticator
+    private var nonceUses: NonceTracker
+    private var limiter: AuthFailureLimiter
+    private let realm: String
+    private let directory: UserDirectory
+    private let logger: Logger
+    private let metrics = AuthMetrics()
+    private let clock: @Sendable () -> Date
+    /// Runs a closure back on the SIP loop.
+    private let resume: @Sendable (@escaping @Sendable (SIPAuthenticator) -> Void) -> Void
+    /// Names looked up and not found since the users table last changed: a
+    /// flood of requests with made-up names costs one lookup per name.
+    private var unknownUsers: Set<String> = []
+    /// Requests waiting for a user lookup, by username.
+    private var awaitingUser: [String: [() -> Void]] = [:]
+    /// Told the source address of every request that authenticated.
+    var onAuthenticated: ((String) -> Void)?
+
+    init(settings: RegistrarSettings, directory: UserDirectory, logger: Logger,
+         clock: @escaping @Sendable () -> Date,
+         resume: @escaping @Sendable (@escaping @Sendable (SIPAuthenticator) -> Void) -> Void) {
+        realm = settings.realm
+        digest = DigestAuthenticator(
+            realm: settings.realm, algorithms: settings.algorithms,
+            nonces: NonceIssuer(secret: settings.nonceSecret, lifetime: TimeInterval(settings.nonceLifetime),
+                                realm: settings.realm))
+        nonceUses = NonceTracker(maxUses: settings.nonceMaxUses, startedAt: clock())
+        limiter = AuthFailureLimiter(limits: settings.failureLimits)
+        self.directory = directory
+        self.logger = logger
+        self.clock = clock
+        self.resume = resume
+    }
+
+    // MARK: Users
+
+    var usersVersion: Int64 { credentials.version }
+
+    func replaceUsers(_ users: [UserRecord], version: Int64) {
+        credentials.replace(with: users, version: version)
+        unknownUsers.removeAll()
+    }
+
+    /// The user record of a local user, when it exists.
+    func user(_ name: String) -> UserRecord? { credentials.users[name.lowercased()] }
+
+    // MARK: Authentication
+
+    /// The authenticated (lower-cased) username, or nil once the request has
+    /// been answered, or parked while its user is looked up: `retry` then
+    /// runs on the loop when the lookup is done, to handle it from the top.
+    /// `expectedUser` is the user the request must act for (REGISTER: the To
+    /// user; a call: the From user).
+    func authenticate(_ request: IncomingRequest, kind: Kind, expectedUser: String?,
+                      retry: @escaping () -> Void) -> String? {
+        let message = request.message
+        let all = kind == .registrar ? message.digestAuthorizations : message.digestProxyAuthorizations
+        let parameters = all.first { ($0["realm"] ?? "") == realm } ?? all.first
+        let method = message.method ?? "INVITE"
+        let source = request.source.host
+        var credentials: DigestCredentials?
+        if let parameters {
+            guard let parsed = DigestCredentials(parameters: parameters) else {
+                request.replyStateless(400, kind == .registrar ? "Bad Authorization" : "Bad Proxy-Authorization")
+                return nil
+            }
+            let name = parsed.username.lowercased()
+            if !self.credentials.contains(name) && !unknownUsers.contains(name) {
+                awaitUser(name, retry: retry)
+                return nil
+            }
+            if case .blocked(let seconds) = limiter.check(source: source, user: name, now: clock()) {
+                metrics.blocked.increment()
+                request.replyStateless(403, "Too Many Failed Attempts",
+                                       tags: SofiaTagList().header("Retry-After", String(seconds)))
+                return nil
+            }
+            if !message.requestURIEquals(parsed.uri) {
+                metrics.uriMismatches.increment()
+                logger.warning("digest uri mismatch", metadata: [
+                    "source.address": "\(source)", "sip.user": "\(name)", "sip.method": "\(method)"])
+                request.replyStateless(400, "Authorization URI Mismatch")
+                return nil
+            }
+            credentials = parsed
+        }
+        let now = clock()
+        let cache = self.credentials
+        let verdict = digest.verify(method: method, credentials: credentials, expectedUser: expectedUser,
+                                    now: now, nonceUses: &nonceUses) { username, algorithm in
+            cache.ha1(username: username, algorithm: algorithm)
+        }
+        switch verdict {
+        case .authenticated(let username):
+            let name = username.lowercased()
+            limiter.recordSuccess(source: source, user: name, now: now)
+            onAuthenticated?(source)
+            return name
+        case .challenge(let challenges, let reason):
+            metrics.challenged.increment()
+            noteChallenge(reason, credentials: credentials, method: method, source: source, now: now)
+            let tags = SofiaTagList()
+            let header = kind == .registrar ? "WWW-Authenticate" : "Proxy-Authenticate"
+            for challenge in challenges { tags.header(header, challenge.headerValue) }
+            if kind == .registrar {
+                request.replyStateless(401, "Unauthorized", tags: tags)
+            } else {
+                request.replyStateless(407, "Proxy Authentication Required", tags: tags)
+            }
+        case .forbidden(let reason):
+            logger.notice("digest credentials of another user", metadata: [
+                "source.address": "\(source)", "sip.user": "\(credentials?.username.lowercased() ?? "")",
+                "sip.method": "\(method)", "reason": "\(reason)"])
+            request.replyStateless(403, "Forbidden")
+        case .badRequest(let reason):
+            request.replyStateless(400, reason)
+        }
+        return nil
+    }
+
+    /// Logs and counts what a challenge says about the request.
+    private func noteChallenge(_ reason: DigestChallengeReason, credentials: DigestCredentials?,
+                               method: String, source: String, now: Date) {
+        let user = credentials?.username.lowercased() ?? ""
+        let metadata: Logger.Metadata = [
+            "source.address": "\(source)", "sip.user": "\(user)", "sip.method": "\(method)"]
+        switch reason {
+        case .wrongResponse:
+            metrics.failures.increment()
+            // fail2ban matches this line: constant message, address and user as metadata.
+            logger.warning("digest authentication failed", metadata: metadata)
+            switch limiter.recordFailure(source: source, user: user, now: now) {
+            case .blockedPair:
+                logger.warning("digest user blocked at source", metadata: metadata)
+            case .blockedSource:
+                logger.warning("digest source blocked", metadata: metadata)
+            case .counted:
+                break
+            }
+        case .replayed:
+            metrics.replays.increment()
+            logger.warning("digest replay refused", metadata: metadata)
+        case .noCredentials:
+            logger.debug("digest challenge", metadata: metadata)
+        case .otherRealmOrAlgorithm, .foreignNonce, .staleNonce, .exhausted, .forgotten:
+            logger.debug("digest challenge", metadata: metadata.merging(["digest.reason": "\(reason.rawValue)"]) { $1 })
+        }
+    }
+
+    private func awaitUser(_ name: String, retry: @escaping () -> Void) {
+        let first = awaitingUser[name] == nil
+        awaitingUser[name, default: []].append(retry)
+        guard first else { return }
+        let directory = self.directory
+        let resume = self.resume
+        Task {
+            let record = await directory.find(name)
+            resume { authenticator in authenticator.userLoaded(name, record: record) }
+        }
+    }
+
+    private func userLoaded(_ name: String, record: UserRecord?) {
+        if let record {
+            credentials.insert(record)
+        } else {
+            // Bounded: made-up names start over rather than grow the set.
+            if unknownUsers.count >= 100_000 { unknownUsers.removeAll() }
+            unknownUsers.insert(name)
+        }
+        // Unknown users fall through to the challenge, like a wrong password.
+        for retry in awaitingUser.removeValue(forKey: name) ?? [] { retry() }
+    }
+}
