@@ -3,24 +3,23 @@ import Foundation
 /// Decides, before any other work, whether a request from an untrusted
 /// source is worth handling: the first line of defence against floods.
 ///
-/// Requests are *unverified* until their source has proved itself. Trusted
-/// peers (the PBX) and edge proxies are never limited; a source where a user
-/// authenticated recently (`knownGoodTime`) has ten times the allowance,
-/// since phones behind one carrier NAT share it. Everything else goes
+/// Trusted peers (the PBX) and edge proxies are never limited, and neither
+/// is a source where a user authenticated recently (`knownGoodTime`): phones
+/// behind one carrier NAT share it, and a registration storm from a proxy or
+/// a test tool comes from one. A source that has not proved itself goes
 /// through two token buckets: one per source address
 /// (`sip.max_unauthenticated_per_source` a second, bursts of twice that) and
 /// one for all such sources together (`sip.max_stateless_per_second`), and
 /// is dropped, unanswered, when either is empty or when the SIP loop is
-/// overloaded (then only known-good sources get through). Dropping costs less
-/// than answering and reflects nothing at the (possibly spoofed) source.
+/// overloaded. Dropping costs less than answering and reflects nothing at
+/// the (possibly spoofed) source.
 ///
 /// | source | loop | buckets | decision |
 /// |---|---|---|---|
-/// | trusted peer or edge proxy | any | — | admit |
-/// | known good | any | its own bucket (10×) has a token | admit |
-/// | other | not overloaded | its bucket and the global one have a token | admit |
+/// | trusted peer, edge proxy, or known good | any | — | admit |
 /// | other | overloaded | — | drop |
-/// | known good or other | any | a bucket is empty | drop |
+/// | other | not overloaded | its bucket and the global one have a token | admit |
+/// | other | not overloaded | a bucket is empty | drop |
 ///
 /// Pure and used on the SIP loop only; memory is bounded by `capacity`
 /// source entries.
@@ -57,10 +56,10 @@ struct RequestAdmission {
     /// and edge proxies; `overloaded` when the SIP loop is falling behind.
     mutating func admit(source: String, exempt: Bool, overloaded: Bool, now: Date) -> Decision {
         if exempt { return .admit }
-        let good = knownGood[source].map { now.timeIntervalSince($0) < knownGoodTime } ?? false
-        if overloaded && !good { return .dropOverload }
+        if let since = knownGood[source], now.timeIntervalSince(since) < knownGoodTime { return .admit }
+        if overloaded { return .dropOverload }
         if perSource > 0 {
-            let rate = Double(good ? perSource * 10 : perSource)
+            let rate = Double(perSource)
             var bucket = sources[source] ?? Bucket(tokens: rate * 2, updated: now)
             Self.refill(&bucket, rate: rate, burst: rate * 2, now: now)
             guard bucket.tokens >= 1 else {
@@ -71,7 +70,7 @@ struct RequestAdmission {
             if sources[source] == nil && sources.count >= capacity { trim(now: now) }
             sources[source] = bucket
         }
-        if global > 0 && !good {
+        if global > 0 {
             Self.refill(&everyone, rate: Double(global), burst: Double(global), now: now)
             guard everyone.tokens >= 1 else { return .dropGlobalLimit }
             everyone.tokens -= 1
@@ -79,7 +78,7 @@ struct RequestAdmission {
         return .admit
     }
 
-    /// A user authenticated from `source`: it gets the larger allowance.
+    /// A user authenticated from `source`: it is no longer limited.
     mutating func authenticated(source: String, now: Date) {
         if knownGood[source] == nil && knownGood.count >= capacity {
             knownGood = knownGood.filter { now.timeIntervalSince($0.value) < knownGoodTime }
@@ -95,10 +94,9 @@ struct RequestAdmission {
     }
 
     /// Forgets sources whose bucket has refilled (they are back to the
-    /// start); if none has, forgets them all.
+    /// start, 2 s after their last request); if none has, forgets them all.
     private mutating func trim(now: Date) {
-        let full = 2.0 / Double(max(1, perSource))
-        sources = sources.filter { now.timeIntervalSince($0.value.updated) < full }
+        sources = sources.filter { now.timeIntervalSince($0.value.updated) < 2 }
         if sources.count >= capacity { sources.removeAll() }
     }
 }
