@@ -118,6 +118,7 @@ tag_type_t swk_tag_nutag_outbound(void) { return nutag_outbound; }
 tag_type_t swk_tag_nutag_keepalive(void) { return nutag_keepalive; }
 tag_type_t swk_tag_nutag_auth(void) { return nutag_auth; }
 tag_type_t swk_tag_nutag_user_agent(void) { return nutag_user_agent; }
+tag_type_t swk_tag_nutag_retry_count(void) { return nutag_retry_count; }
 tag_type_t swk_tag_siptag_proxy_authorization_str(void) { return siptag_proxy_authorization_str; }
 
 nua_t *swk_nua_create(su_root_t *root, nua_callback_f callback, nua_magic_t *magic,

@@ -32,6 +32,9 @@ public struct CallFork: Sendable {
     /// Devices already sent the missed-call MESSAGE.
     private var messaged: Set<BindingKey> = []
     private var ringbackSent = false
+    /// sipwake is shutting down: no grace period, no deadline; the call is
+    /// finished once no push of it is in flight.
+    private var shuttingDown = false
     private var actions: [ForkAction] = []
     private var now = Date(timeIntervalSince1970: 0)
 
@@ -45,8 +48,10 @@ public struct CallFork: Sendable {
     }
 
     /// When the proxy must send `.timer`: the wake window's end while the call
-    /// is live, the grace period's end after it ended.
+    /// is live, the grace period's end after it ended. None while shutting
+    /// down: the proxy bounds that wait itself.
     public var nextDeadline: Date? {
+        if shuttingDown { return nil }
         switch phase {
         case .starting: return nil
         case .live: return windowDeadline
@@ -85,6 +90,8 @@ public struct CallFork: Sendable {
             pushResult(id, delivery)
         case .timer:
             timer()
+        case .shutdown:
+            shutdown()
         }
         return actions
     }
@@ -289,6 +296,7 @@ public struct CallFork: Sendable {
             break
         }
         if phase == .live { settleIfNothingCanChange() }
+        if shuttingDown { finishIfQuiet() }
     }
 
     private mutating func push(_ target: PushTarget, _ kind: PushKind, attempt: Int) {
@@ -331,6 +339,35 @@ public struct CallFork: Sendable {
         }
     }
 
+    // MARK: Shutdown
+
+    /// sipwake is stopping: a call in progress ends `interrupted` (its
+    /// branches cancelled, 503 upstream, its devices told now, since nobody
+    /// will be there to tell them later); an ended call stops waiting for its
+    /// grace period. Either is finished once its pushes are answered.
+    private mutating func shutdown() {
+        guard !shuttingDown, phase != .finished else { return }
+        shuttingDown = true
+        note("shutting down")
+        switch phase {
+        case .starting, .live:
+            cancelBranches(except: nil, reason: .shutdown)
+            actions.append(.respondShuttingDown)
+            record.finalStatus = 503
+            end(.interrupted, respond: nil, notify: .missed, messages: true)
+        case .ended:
+            graceDeadline = now
+            finishIfQuiet()
+        case .finished:
+            break
+        }
+    }
+
+    /// A push sent and not yet answered.
+    private var pushInFlight: Bool {
+        pushes.values.contains { $0.result == nil }
+    }
+
     // MARK: Endings
 
     /// Every branch is final and no pushed device can still register (or the
@@ -371,7 +408,7 @@ public struct CallFork: Sendable {
             notifyDevices(kind, excluding: excluded, messages: messages)
         }
         let devicesWereWoken = pushes.values.contains { $0.kind == .incomingCall }
-        if devicesWereWoken && settings.missedCallGrace > 0 && settings.endNotification.sendsMessage {
+        if !shuttingDown && devicesWereWoken && settings.missedCallGrace > 0 && settings.endNotification.sendsMessage {
             graceDeadline = now.addingTimeInterval(settings.missedCallGrace)
         } else {
             graceDeadline = now
@@ -382,8 +419,13 @@ public struct CallFork: Sendable {
     /// After the end, the call is kept until its grace period is over and
     /// every branch has its final response (a device that answers a cancelled
     /// branch still gets its 2xx through), at most `branchDrain` seconds.
+    /// While shutting down, only the pushes in flight are waited for.
     private mutating func finishIfQuiet() {
         guard phase == .ended, let grace = graceDeadline, let ended = record.endedAt else { return }
+        if shuttingDown {
+            if !pushInFlight { phase = .finished }
+            return
+        }
         let drained = !branches.values.contains { $0.final == nil }
         if now >= grace && (drained || now >= ended.addingTimeInterval(Self.branchDrain)) {
             phase = .finished

@@ -14,4 +14,6 @@ public enum CancelReason: String, Sendable, Equatable {
     case replaced
     /// The device removed its binding while its branch was pending.
     case unregistered
+    /// sipwake is shutting down: `Reason: SIP;cause=503;text="Shutting down"`.
+    case shutdown
 }

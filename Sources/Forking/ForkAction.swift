@@ -12,6 +12,9 @@ public enum ForkAction: Sendable, Equatable {
     case relayFinal(BranchID, status: Int)
     /// Answer the caller with a response of sipwake's own.
     case respond(status: Int)
+    /// Answer the caller 503 with Retry-After: sipwake is shutting down, the
+    /// PBX should route the call elsewhere.
+    case respondShuttingDown
     /// Send 180 Ringing upstream (ringback while the phone wakes).
     case ringback
     /// Send one push.

@@ -26,4 +26,7 @@ public enum ForkEvent: Sendable, Equatable {
     case pushResult(PushID, PushDelivery)
     /// The clock passed `CallFork.nextDeadline`.
     case timer
+    /// sipwake is shutting down (SIGTERM/SIGINT): a call in progress ends
+    /// now, and no call waits for its grace period any more.
+    case shutdown
 }

@@ -167,16 +167,20 @@ final class CallProxy {
         }
     }
 
-    /// Ends every call (shutdown): ringing branches are cancelled and callers
-    /// still waiting get 503 with Retry-After, so the PBX routes elsewhere.
+    /// Shutdown: every call in progress ends `interrupted`. Its ringing
+    /// branches are cancelled, the caller gets 503 with Retry-After (so the
+    /// PBX routes elsewhere), its devices get their missed notifications now;
+    /// calls that already ended stop waiting for their grace period. Each
+    /// call is forgotten once its pushes are answered (`pendingCount`).
+    func interruptAll() {
+        for key in Array(calls.keys) { deliver(key, .shutdown) }
+    }
+
+    /// Forgets every call (the end of shutdown): one not yet interrupted is
+    /// interrupted first; each record is saved as it stands.
     func closeAll() {
-        for key in Array(calls.keys) {
-            if let call = calls[key] {
-                for branch in call.branches.values { branch.cancel(reason: "SIP;cause=503;text=\"Shutting down\"") }
-                call.request.reply(503, "Shutting Down", tags: SofiaTagList().header("Retry-After", "5"))
-            }
-            finish(key)
-        }
+        interruptAll()
+        for key in Array(calls.keys) { finish(key) }
     }
 
     // MARK: Events and actions
@@ -246,6 +250,8 @@ final class CallProxy {
             }
         case .respond(let status):
             call.request.reply(status, Self.phrase(status))
+        case .respondShuttingDown:
+            call.request.reply(503, "Shutting Down", tags: SofiaTagList().header("Retry-After", "5"))
         case .ringback:
             call.request.reply(180, "Ringing")
         case .push(let id, let target, let kind):
@@ -317,6 +323,7 @@ final class CallProxy {
         case .callerCancelled: return call.cancelReason
         case .declined: return "SIP;cause=603;text=\"Declined\""
         case .noAnswer: return "SIP;cause=480;text=\"No answer\""
+        case .shutdown: return "SIP;cause=503;text=\"Shutting down\""
         case .replaced, .unregistered: return nil
         }
     }

@@ -149,6 +149,24 @@ actor SIPServer: SIPRequestHandler {
         }
     }
 
+    /// Shutdown: ends every call in progress (`interrupted`: 503 upstream,
+    /// branches cancelled, missed notifications sent now) and the grace
+    /// period of those already ended, then waits until their pushes are
+    /// answered, so their records show it, at most `limit`.
+    func interruptCalls(waitingAtMost limit: Duration) async {
+        guard let calls, calls.pendingCount > 0 else { return }
+        logger.info("shutting down calls", metadata: ["calls.count": "\(calls.pendingCount)"])
+        calls.interruptAll()
+        let deadline = ContinuousClock.now + limit
+        while let left = self.calls?.pendingCount, left > 0 {
+            guard ContinuousClock.now < deadline, !Task.isCancelled else {
+                logger.warning("pushes of interrupted calls unanswered at shutdown", metadata: ["calls.count": "\(left)"])
+                return
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     /// Closes every listener and connection.
     func stop() {
         housekeeping?.cancel()

@@ -29,6 +29,7 @@ public struct SIPService: Service {
     }
 
     public func run() async throws {
+        closeOpenCallRecords()
         let bindingStore = BindingStore(database: database)
         let userStore = UserStore(database: database)
         let bindings = try bindingStore.loadAll()
@@ -88,11 +89,31 @@ public struct SIPService: Service {
         // Commit what is queued; its REGISTERs are answered on the loop.
         await Task.detached { writer.shutdown() }.value
         await server.drainReplies()
+        // Calls in progress end `interrupted` and their devices are told now:
+        // the push client stops after this service, so the missed-call pushes
+        // still leave, and each is answered within push.timeout.
+        await server.interruptCalls(waitingAtMost: .seconds(config.push.timeout + 1))
         let remaining = await server.bindingCount
         await server.stop()
         loop.stop()
         await Task.detached { records?.shutdown() }.value
         logger.info("sip stopped", metadata: ["bindings": "\(remaining)"])
+    }
+
+    /// Records a crash left open (no outcome, no end) are closed
+    /// `interrupted`: no call survives a restart.
+    private func closeOpenCallRecords() {
+        do {
+            let result = try CallRecordStore(database: database).closeOpenRecords()
+            if result.closed > 0 {
+                logger.info("open call records closed as interrupted", metadata: ["call_records.count": "\(result.closed)"])
+            }
+            for id in result.unreadable {
+                logger.warning("open call record unreadable, left open", metadata: ["call.record_id": "\(id)"])
+            }
+        } catch {
+            logger.warning("open call records not closed", metadata: ["error": "\(error)"])
+        }
     }
 }
 

@@ -15,6 +15,10 @@ public enum CallOutcome: String, Sendable, Codable, CaseIterable {
     /// Nothing to ring or wake: no registered contact, and no device tuple
     /// (or pushes off: the user's wake-up hold, or `push.enabled = false`).
     case noDevices = "no-devices"
+    /// sipwake stopped while the call was in progress: a graceful shutdown
+    /// (503 to the caller, missed notifications to the devices), or a crash,
+    /// in which case the record is closed at the next start.
+    case interrupted
     /// Reserved for calls refused before forking (unknown user, loop, bad
     /// request); such calls are answered but not recorded today.
     case rejected

@@ -49,4 +49,15 @@ public struct CallRecord: Sendable, Equatable, Codable {
         self.branches = branches
         self.events = events
     }
+
+    /// The last thing known about the call: the latest time in its timeline,
+    /// pushes and branches, or its start when nothing followed it.
+    public var lastKnownAt: Date {
+        var times = [startedAt]
+        if let endedAt { times.append(endedAt) }
+        times += events.map(\.at)
+        times += pushes.flatMap { [$0.sentAt] + [$0.completedAt].compactMap { $0 } }
+        times += branches.flatMap { [$0.startedAt] + [$0.provisionalAt, $0.endedAt].compactMap { $0 } }
+        return times.max() ?? startedAt
+    }
 }

@@ -51,6 +51,40 @@ public struct CallRecordStore: Sendable {
         }
     }
 
+    /// Closes the records a crash left open (no outcome or no end time): each
+    /// gets the outcome `interrupted`, an end time at the last thing known
+    /// about the call (`CallRecord.lastKnownAt`: its latest event, push or
+    /// branch time, else its start) and a timeline entry saying so. Run at
+    /// start, before any call: no call survives a restart. One transaction.
+    /// Returns how many were closed, and the ids of open rows whose record
+    /// does not decode (left as they are).
+    public func closeOpenRecords() throws -> (closed: Int, unreadable: [String]) {
+        try database.pool.write { db in
+            let open = try Row.fetchAll(
+                db, sql: "SELECT id, record FROM call_records WHERE outcome IS NULL OR ended_at IS NULL")
+            var closed = 0
+            var unreadable: [String] = []
+            for row in open {
+                let id: String = row["id"]
+                guard var record = try? Self.decoded(row["record"], id: id) else {
+                    unreadable.append(id)
+                    continue
+                }
+                let end = record.endedAt ?? record.lastKnownAt
+                record.endedAt = end
+                if record.outcome == nil {
+                    record.outcome = .interrupted
+                    record.events.append(CallEventRecord(
+                        at: end, event: "call ended",
+                        detail: "outcome=interrupted (closed at start: sipwake stopped during the call)"))
+                }
+                try Self.upsert(try Self.encoded(record), in: db)
+                closed += 1
+            }
+            return (closed, unreadable)
+        }
+    }
+
     /// Deletes records of calls that started before `date`; returns how many.
     /// Works in chunks of `purgeChunk` rows, one transaction each, so a large
     /// purge never holds the write lock long.

@@ -502,8 +502,81 @@ final class CallFlowTests: IntegrationTestCase {
         XCTAssertEqual(exit, 0, lab.server.log)
         let final = await pbx.waitForResponse(pending, atLeast: 200, timeout: .seconds(5))
         XCTAssertEqual(final?.status, 503, "the PBX can route the waiting call elsewhere")
+        XCTAssertEqual(final?.header("Retry-After"), "5")
         let event = await alice.waitForEvent(ringing, timeout: .seconds(5))
-        guard case .cancelled? = event else { return XCTFail("the ringing phone got \(String(describing: event))") }
+        guard case .cancelled(let reason)? = event else {
+            return XCTFail("the ringing phone got \(String(describing: event))")
+        }
+        XCTAssertEqual(reason, "SIP;cause=503;text=\"Shutting down\"")
+        // The devices are told before the exit: the missed-call MESSAGE and push.
+        let message = try XCTUnwrapAsync(await alice.waitForMessage(timeout: .seconds(5)))
+        XCTAssertEqual(message.contentType, "application/x-acro-missed-call")
+        XCTAssertEqual(message.header("X-Push-ID"), "pair-pending")
+        XCTAssertEqual(lab.gateway.pushes("NotifyIncomingCallMissed").map { $0["Id"] }, ["pair-pending"])
+        let story = try await record(lab, "pair-pending")
+        XCTAssertEqual(story["outcome"] as? String, "interrupted")
+        XCTAssertEqual(story["final_status"] as? Int, 503)
+        let answered = try await record(lab, "pair-done")
+        XCTAssertEqual(answered["outcome"] as? String, "answered", "an ended call keeps its outcome")
+    }
+
+    func testShutdownDuringAPushWokenCallSendsTheMissedPushAndRecordsInterrupted() async throws {
+        let lab = try await startLab(wakeWindow: 30)
+        try addTuple(lab, selector: "sel-sigterm", token: "token-sigterm")
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-sigterm")
+        let woken = await lab.gateway.waitForPush("NotifyIncomingCall")
+        XCTAssertEqual(woken?["Id"], "pair-sigterm")
+        // No phone answers: the call is pending when SIGTERM comes.
+        let started = ContinuousClock.now
+        let exit = await lab.server.stop()
+        XCTAssertEqual(exit, 0, lab.server.log)
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(5), "no grace period at shutdown")
+        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(final?.status, 503)
+        XCTAssertEqual(final?.header("Retry-After"), "5")
+        // Sent, and answered, before the process exited.
+        let missed = lab.gateway.pushes("NotifyIncomingCallMissed")
+        XCTAssertEqual(missed.map { $0["Id"] }, ["pair-sigterm"], lab.server.log)
+        XCTAssertEqual(missed.first?["DeviceToken"], "token-sigterm")
+        XCTAssertTrue(lab.server.log.contains("shutting down calls"), lab.server.log)
+
+        let story = try await record(lab, "pair-sigterm")
+        XCTAssertEqual(story["outcome"] as? String, "interrupted")
+        XCTAssertEqual(story["final_status"] as? Int, 503)
+        XCTAssertTrue(story["ended_at"] is String, "the record has its end time: \(story)")
+        let pushes = story["pushes"] as? [[String: Any]] ?? []
+        XCTAssertEqual(pushes.map { $0["verb"] as? String }, ["NotifyIncomingCall", "NotifyIncomingCallMissed"])
+        XCTAssertEqual(pushes.last?["result"] as? String, "delivered", "the missed push's answer is recorded")
+    }
+
+    func testACallPendingAtACrashIsClosedInterruptedAtTheNextStart() async throws {
+        let lab = try await startLab(wakeWindow: 30)
+        try addTuple(lab, selector: "sel-crash", token: "token-crash")
+        let pbx = try await pbx()
+        _ = await call(pbx, lab, pushID: "pair-crash")
+        _ = await lab.gateway.waitForPush("NotifyIncomingCall")
+        // The pending call's record is on disk, without an outcome.
+        var pending: [String: Any]?
+        for _ in 0..<100 where pending == nil {
+            let shown = try lab.server.cli(["calls", "show", "pair-crash", "--json"])
+            if shown.status == 0 { pending = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any] }
+            if pending == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        XCTAssertTrue(pending?["outcome"] is NSNull, "\(String(describing: pending))")
+
+        let killed = await lab.server.stop(signal: SIGKILL)
+        XCTAssertEqual(killed, SIGKILL)
+        let stillOpen = try lab.server.cli(["calls", "show", "pair-crash", "--json"])
+        let open = try JSONSerialization.jsonObject(with: Data(stillOpen.stdout.utf8)) as? [String: Any]
+        XCTAssertTrue(open?["outcome"] is NSNull, "a crash leaves the record open: \(stillOpen.stdout)")
+
+        try await lab.server.start()
+        XCTAssertTrue(lab.server.log.contains("open call records closed as interrupted"), lab.server.log)
+        XCTAssertTrue(lab.server.log.contains("call_records.count=1"), lab.server.log)
+        let story = try await record(lab, "pair-crash")
+        XCTAssertEqual(story["outcome"] as? String, "interrupted")
+        XCTAssertTrue(story["ended_at"] is String, "the record has an end time: \(story)")
     }
 
     func testPhoneCallsOutThroughTheOutboundProxyWithDigest() async throws {

@@ -141,6 +141,7 @@ tag_type_t swk_tag_nutag_outbound(void);
 tag_type_t swk_tag_nutag_keepalive(void);
 tag_type_t swk_tag_nutag_auth(void);
 tag_type_t swk_tag_nutag_user_agent(void);
+tag_type_t swk_tag_nutag_retry_count(void);
 tag_type_t swk_tag_siptag_proxy_authorization_str(void);
 
 nua_t *swk_nua_create(su_root_t *root, nua_callback_f callback, nua_magic_t *magic,

@@ -257,6 +257,10 @@ actor SofiaPhone {
     private func sendInvite(_ number: Int, _ state: SofiaPhoneCallState, credentials: (tag: tag_type_t, value: String)?) {
         guard let nua, let invite = state.invite else { return }
         let handleTags = SofiaTagList().to("<\(invite.uri)>").from(invite.from).string(swk_tag_nutag_proxy(), invite.proxy)
+        // A call without credentials is the PBX's: on a 5xx with Retry-After a
+        // PBX routes elsewhere, so Sofia must not send the INVITE again after
+        // the delay (its default) and the test sees the 503 itself.
+        if invite.user == nil { handleTags.integer(swk_tag_nutag_retry_count(), 0) }
         guard let handle = handleTags.withTags({ swk_nua_handle(nua, nil, $0) }) else {
             state.responses.append(SofiaPhoneResponse(status: 503, reason: "No handle", headers: SofiaPhoneHeaders(text: ""), text: ""))
             return
