@@ -133,6 +133,22 @@ final class SecurityTests: IntegrationTestCase {
         XCTAssertTrue(log.contains("source.address=127.0.0.7"), "fail2ban needs the address")
         XCTAssertTrue(log.contains("sip.user=alice") && log.contains("sip.method=REGISTER"))
         try await assertLogged(server, "digest user blocked at source")
+        try assertFail2banBans("127.0.0.7", failures: 3, in: server)
+    }
+
+    /// Debian's fail2ban-regex, with the filter shipped in etc/fail2ban,
+    /// finds each failed login in the server's log, with the guesser's address.
+    private func assertFail2banBans(_ address: String, failures: Int, in server: SipwakeProcess) throws {
+        let filter = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("etc/fail2ban/sipwake.conf").path
+        let logFile = server.directory.appendingPathComponent("fail2ban-input.log").path
+        try server.log.write(toFile: logFile, atomically: true, encoding: .utf8)
+        let result = try SipwakeProcess.run("/usr/bin/fail2ban-regex", ["--print-all-matched", logFile, filter])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("Failregex: \(failures) total"), result.stdout)
+        let matched = result.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("|  20") }
+        XCTAssertEqual(matched.count, failures, result.stdout)
+        XCTAssertTrue(matched.allSatisfy { $0.contains("source.address=\(address) ") }, result.stdout)
     }
 
     /// One address trying many users is blocked as a whole, except for the
