@@ -30,6 +30,9 @@ public final class IncomingRequest {
     public private(set) var finalStatus: Int?
     /// True once the request was left unanswered on purpose (`drop`).
     public private(set) var isDropped = false
+    /// True when the handler keeps the request waiting without a
+    /// transaction (`waitWithoutTransaction`).
+    public private(set) var waitsWithoutTransaction = false
     /// When sipwake received the request (for latency figures).
     public let receivedAt = ContinuousClock.now
     /// Size of the request on the wire, in bytes.
@@ -144,6 +147,15 @@ public final class IncomingRequest {
             }
         }
         if status >= 200 { finalStatus = status }
+    }
+
+    /// Keeps the request waiting, for an answer later, without a
+    /// transaction: a stranger's request waiting for a user lookup, whose
+    /// answer will most likely be a stateless challenge. Its retransmissions
+    /// then arrive as new requests, which the handler must recognise and drop.
+    public func waitWithoutTransaction() {
+        guard irq == nil else { return }
+        waitsWithoutTransaction = true
     }
 
     /// Leaves the request unanswered on purpose (an overloaded server

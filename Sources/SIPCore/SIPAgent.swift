@@ -130,7 +130,8 @@ public final class SIPAgent {
             return
         }
         handler.onRequest(request)
-        if request.finalStatus == nil && !request.isDropped && request.message.methodKind != sip_method_ack {
+        if request.finalStatus == nil && !request.isDropped && !request.waitsWithoutTransaction
+            && request.message.methodKind != sip_method_ack {
             request.beginTransaction()
         }
     }

@@ -1,3 +1,4 @@
+import CSofiaSIP
 import Foundation
 import Logging
 import Registrar
@@ -50,6 +51,9 @@ final class SIPAuthenticator {
     private var unknownUsers: Set<String> = []
     /// Requests waiting for a user lookup, by username.
     private var awaitingUser: [String: [() -> Void]] = [:]
+    /// The requests waiting for a lookup (Call-ID, CSeq, method, source), so
+    /// that their retransmissions are dropped rather than queued again.
+    private var parked: Set<String> = []
     /// Told the source address of every request that authenticated.
     var onAuthenticated: ((String) -> Void)?
 
@@ -103,7 +107,7 @@ final class SIPAuthenticator {
             }
             let name = parsed.username.lowercased()
             if !self.credentials.contains(name) && !unknownUsers.contains(name) {
-                awaitUser(name, retry: retry)
+                awaitUser(name, request: request, retry: retry)
                 return nil
             }
             if case .blocked(let seconds) = limiter.check(source: source, user: name, now: clock()) {
@@ -184,9 +188,29 @@ final class SIPAuthenticator {
         }
     }
 
-    private func awaitUser(_ name: String, retry: @escaping () -> Void) {
+    /// Parks the request, without a transaction, until the user is looked
+    /// up: most such requests come from strangers and end in a stateless
+    /// challenge, which must not leave a transaction retransmitting it.
+    private func awaitUser(_ name: String, request: IncomingRequest, retry: @escaping () -> Void) {
+        let message = request.message
+        let key = "\(message.callID ?? "")|\(message.cseq ?? 0)|\(message.method ?? "")|" +
+            "\(request.source.transport):\(request.source.host):\(request.source.port)"
+        guard !parked.contains(key) else {
+            request.drop()  // a retransmission of a request already waiting
+            return
+        }
+        parked.insert(key)
+        request.waitWithoutTransaction()
         let first = awaitingUser[name] == nil
-        awaitingUser[name, default: []].append(retry)
+        awaitingUser[name, default: []].append { [weak self] in
+            self?.parked.remove(key)
+            retry()
+            // Handled again and still waiting (for its commit, say): from
+            // now on retransmissions belong to a transaction.
+            if request.finalStatus == nil && !request.isDropped && request.message.methodKind != sip_method_ack {
+                request.beginTransaction()
+            }
+        }
         guard first else { return }
         let directory = self.directory
         let resume = self.resume

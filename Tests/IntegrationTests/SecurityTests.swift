@@ -182,6 +182,27 @@ final class SecurityTests: IntegrationTestCase {
         XCTAssertEqual(answers.compactMap(RawDigestClient.status), [407])
     }
 
+    /// Credentials naming a user the server must look up (not in memory)
+    /// still get a single stateless answer: the request waits for the lookup
+    /// without a transaction, so nothing retransmits the 407.
+    func testAnUnknownUsersCredentialsGetExactlyOneAnswer() async throws {
+        let server = try await startServer(authAlgorithms: ["MD5"])
+        let socket = try RawSIPSocket(udpTo: server.port, from: "127.0.0.12")
+        socket.send(socket.request(method: "INVITE", uri: "sip:alice@localhost"))
+        let challenge = try XCTUnwrap(RawDigestClient.challenge(XCTUnwrap(socket.receive())))
+        let ghost = RawDigestClient(socket: socket, user: "ghost", password: "boo")
+        let authorization = ghost.authorization(challenge, method: "INVITE", uri: "sip:alice@localhost")
+        socket.send(socket.request(method: "INVITE", uri: "sip:alice@localhost",
+                                   extra: "Proxy-Authorization: \(authorization)\r\n")
+            .replacingOccurrences(of: "<sip:probe@localhost>;tag", with: "<sip:ghost@localhost>;tag"))
+        var answers: [Int] = []
+        let deadline = Date().addingTimeInterval(3)
+        while Date() < deadline {
+            if let answer = socket.receive(timeout: 0.5), let status = RawDigestClient.status(answer) { answers.append(status) }
+        }
+        XCTAssertEqual(answers, [407])
+    }
+
     /// A flood from one untrusted address: past its allowance requests are
     /// dropped unanswered (no amplification, not even 1:1), while a phone
     /// elsewhere registers as usual.
