@@ -78,6 +78,7 @@ final class OpenAPIConformanceTests: XCTestCase {
             let responses = operation["responses"] as? [String: Any]
             XCTAssertNotNil(responses?["401"], "\(route) documents no 401")
             XCTAssertNotNil(responses?["404"], "\(route) documents no 404 (admin API disabled)")
+            XCTAssertNotNil(responses?["429"], "\(route) documents no 429 (too many wrong tokens)")
         }
     }
 
@@ -227,6 +228,31 @@ final class OpenAPIConformanceTests: XCTestCase {
                 }
             }
             XCTAssertEqual(try TupleStore(database: database).count(), 2, "no probe wrote anything")
+        }
+    }
+
+    /// An address blocked for a wrong token: every admin operation answers
+    /// the documented 429, Error body and Retry-After, even with the right token.
+    func testBlockedAddressAnswersDocumented429() async throws {
+        let data = try Self.specData()
+        try await AdminTests.withApp(adminFailuresPerMinute: 1) { client, _ in
+            let spec = try Self.parse(data)
+            let wrong = try await client.execute(uri: "/admin/v1/tuples", method: .get,
+                                                 headers: AdminTests.headers(token: "wrong-0123456789abcdef"))
+            XCTAssertEqual(wrong.status, .unauthorized)
+            for (route, operation) in try Self.operations(spec) where route.contains(" /admin/") {
+                let responses = try XCTUnwrap(operation["responses"] as? [String: Any], route)
+                let method = HTTPRequest.Method(rawValue: String(route.prefix { $0 != " " }))!
+                let uri = route.drop { $0 != " " }.dropFirst().replacingOccurrences(of: "{id}", with: "1")
+                try await client.execute(uri: uri, method: method, headers: AdminTests.headers(json: true),
+                                         body: method == .get || method == .delete ? nil : ByteBuffer(string: "{}")) { response in
+                    XCTAssertEqual(response.status, .tooManyRequests, route)
+                    let documented = try XCTUnwrap(responses["429"] as? [String: Any], "\(route) does not document 429")
+                    XCTAssertNotNil((documented["headers"] as? [String: Any])?["Retry-After"], route)
+                    XCTAssertNotNil(response.headers[.retryAfter].flatMap { Int($0) }, route)
+                    try Self.checkRequired(spec, documented, response, route: route)
+                }
+            }
         }
     }
 
