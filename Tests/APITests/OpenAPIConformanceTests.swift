@@ -236,22 +236,13 @@ final class OpenAPIConformanceTests: XCTestCase {
     func testBlockedAddressAnswersDocumented429() async throws {
         let data = try Self.specData()
         try await AdminTests.withApp(adminFailuresPerMinute: 1) { client, _ in
-            let spec = try Self.parse(data)
             let wrong = try await client.execute(uri: "/admin/v1/tuples", method: .get,
                                                  headers: AdminTests.headers(token: "wrong-0123456789abcdef"))
             XCTAssertEqual(wrong.status, .unauthorized)
-            for (route, operation) in try Self.operations(spec) where route.contains(" /admin/") {
-                let responses = try XCTUnwrap(operation["responses"] as? [String: Any], route)
-                let method = HTTPRequest.Method(rawValue: String(route.prefix { $0 != " " }))!
-                let uri = route.drop { $0 != " " }.dropFirst().replacingOccurrences(of: "{id}", with: "1")
-                try await client.execute(uri: uri, method: method, headers: AdminTests.headers(json: true),
-                                         body: method == .get || method == .delete ? nil : ByteBuffer(string: "{}")) { response in
-                    XCTAssertEqual(response.status, .tooManyRequests, route)
-                    let documented = try XCTUnwrap(responses["429"] as? [String: Any], "\(route) does not document 429")
-                    XCTAssertNotNil((documented["headers"] as? [String: Any])?["Retry-After"], route)
-                    XCTAssertNotNil(response.headers[.retryAfter].flatMap { Int($0) }, route)
-                    try Self.checkRequired(spec, documented, response, route: route)
-                }
+            try await Self.everyAdminOperationAnswers(.tooManyRequests, client: client, spec: try Self.parse(data)) {
+                route, documented, response in
+                XCTAssertNotNil((documented["headers"] as? [String: Any])?["Retry-After"], route)
+                XCTAssertNotNil(response.headers[.retryAfter].flatMap { Int($0) }, route)
             }
         }
     }
@@ -260,18 +251,28 @@ final class OpenAPIConformanceTests: XCTestCase {
     func testDisabledAdminAPIAnswersDocumented404() async throws {
         let data = try Self.specData()
         try await AdminTests.withApp(token: nil) { client, _ in
-            let spec = try Self.parse(data)
-            for (route, operation) in try Self.operations(spec) where route.contains(" /admin/") {
-                let responses = try XCTUnwrap(operation["responses"] as? [String: Any], route)
-                let method = HTTPRequest.Method(rawValue: String(route.prefix { $0 != " " }))!
-                let uri = route.drop { $0 != " " }.dropFirst().replacingOccurrences(of: "{id}", with: "1")
-                try await client.execute(uri: uri, method: method, headers: AdminTests.headers(json: true),
-                                         body: method == .get || method == .delete ? nil : ByteBuffer(string: "{}")) { response in
-                    XCTAssertEqual(response.status, .notFound, route)
-                    XCTAssertNotNil(responses["404"], "\(route) does not document 404")
-                    try Self.checkRequired(spec, responses["404"], response, route: route)
-                }
-            }
+            try await Self.everyAdminOperationAnswers(.notFound, client: client, spec: try Self.parse(data)) { _, _, _ in }
+        }
+    }
+
+    /// Calls every admin operation of the spec once (id 1, body `{}`, the
+    /// right token) and checks that it answers `status`, which the spec lists
+    /// for it with the body it describes; `more` checks the rest.
+    static func everyAdminOperationAnswers(
+        _ status: HTTPResponse.Status, client: any TestClientProtocol, spec: [String: Any],
+        more: (_ route: String, _ documented: [String: Any], _ response: TestResponse) throws -> Void
+    ) async throws {
+        for (route, operation) in try operations(spec) where route.contains(" /admin/") {
+            let responses = try XCTUnwrap(operation["responses"] as? [String: Any], route)
+            let method = HTTPRequest.Method(rawValue: String(route.prefix { $0 != " " }))!
+            let uri = route.drop { $0 != " " }.dropFirst().replacingOccurrences(of: "{id}", with: "1")
+            let response = try await client.execute(uri: uri, method: method, headers: AdminTests.headers(json: true),
+                                                    body: method == .get || method == .delete ? nil : ByteBuffer(string: "{}"))
+            XCTAssertEqual(response.status, status, route)
+            let documented = try XCTUnwrap(responses[String(status.code)] as? [String: Any],
+                                           "\(route) does not document \(status.code)")
+            try checkRequired(spec, documented, response, route: route)
+            try more(route, documented, response)
         }
     }
 
