@@ -12,7 +12,8 @@ import XCTest
 extension ReporterTests {
     func testAReplayedDigestReportGetsStaleAndChangesNothing() async throws {
         let log = APILogRecorder()
-        let clock = TestClock()
+        // A clock far from the real one: the replay tracker must run on the routes' clock.
+        let clock = TestClock(start: Date(timeIntervalSince1970: 1_700_000_000))
         // One failed login allowed: the replays below must not count as failures.
         try await withServer(failedLoginsPerMinute: 1, clock: clock.clock, logger: log.logger) { client, fixture in
             // The replay tracker refuses nonces issued at or before its start (`forgotten`).

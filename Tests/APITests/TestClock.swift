@@ -1,10 +1,10 @@
 import Foundation
 import Synchronization
 
-/// A clock the tests move by hand, handed to the routers as their `clock`.
-/// It starts at the real time. The reporter's replay tracker starts at the
-/// routes' first reading and refuses nonces stamped at or before it: move the
-/// clock on before a Digest exchange.
+/// A clock the tests move by hand, handed to the routers as their `clock`
+/// (by default it starts at the real time). The reporter's replay tracker
+/// starts at the routes' first reading and refuses nonces stamped at or
+/// before it: move the clock on before a Digest exchange.
 final class TestClock: Sendable {
     private let current: Mutex<Date>
 
