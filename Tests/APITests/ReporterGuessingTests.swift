@@ -103,11 +103,21 @@ extension ReporterTests {
 
     func testASuccessForgetsThePairsFailures() async throws {
         try await withServer(failedLoginsPerMinute: 3) { client, _ in
+            let uri = "/push/report?" + Self.form([("selector", Self.selector), ("pushToken", Self.fcmToken), ("pushappid", Self.appID)])
             var statuses: [HTTPResponse.Status] = []
-            for password in ["guess", "guess", "alice-secret", "guess", "guess", "alice-secret"] {
-                statuses.append(try await Self.postForm(client, "/push/report", Self.iPhoneReport(password: password)).status)
+            // Two failures, then a success by password, two more, a success by Digest, two more: never three in a row.
+            for password in ["guess", "guess", "alice-secret", "guess", "guess", "digest", "guess", "guess", "alice-secret"] {
+                if password == "digest" {
+                    let nonce = try Self.nonce(try await client.execute(uri: uri, method: .get), algorithm: .sha256)
+                    let authorization = Self.digestAuthorization(user: "alice", password: "alice-secret", nonce: nonce,
+                                                                 method: "GET", uri: uri, algorithm: .sha256)
+                    statuses.append(try await client.execute(uri: uri, method: .get, headers: [.authorization: authorization]).status)
+                } else {
+                    statuses.append(try await Self.postForm(client, "/push/report", Self.iPhoneReport(password: password)).status)
+                }
             }
-            XCTAssertEqual(statuses, [.unauthorized, .unauthorized, .ok, .unauthorized, .unauthorized, .ok])
+            XCTAssertEqual(statuses, [.unauthorized, .unauthorized, .ok, .unauthorized, .unauthorized, .ok,
+                                      .unauthorized, .unauthorized, .ok])
         }
     }
 }
