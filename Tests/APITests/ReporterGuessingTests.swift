@@ -80,6 +80,22 @@ extension ReporterTests {
         }
     }
 
+    func testADigestUsernameThatIsNoSIPUserNameIsNotLoggedAsIs() async throws {
+        let log = APILogRecorder()
+        try await withServer(logger: log.logger) { client, _ in
+            let uri = "/push/report?" + Self.form([("selector", Self.selector), ("pushToken", Self.fcmToken), ("pushappid", Self.appID)])
+            let nonce = try Self.nonce(try await client.execute(uri: uri, method: .get), algorithm: .md5)
+            let forged = "mallory client.address=192.0.2.99"
+            let authorization = Self.digestAuthorization(user: forged, password: "guess", nonce: nonce,
+                                                         method: "GET", uri: uri, algorithm: .md5)
+            let response = try await client.execute(uri: uri, method: .get, headers: [.authorization: authorization])
+            XCTAssertEqual(response.status, .unauthorized)
+            let failures = log.entries("reporter login failed")
+            XCTAssertEqual(failures.map { $0.metadata["sip.user"] }, ["-"])
+            XCTAssertEqual(failures.first?.metadata["client.address"], "127.0.0.1")
+        }
+    }
+
     func testTheBlockLiftsAfterItsTime() async throws {
         let clock = TestClock()
         try await withServer(failedLoginsPerMinute: 2, clock: clock.clock) { client, fixture in
