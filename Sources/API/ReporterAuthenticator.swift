@@ -53,8 +53,12 @@ struct ReporterAuthenticator: Sendable {
         let path: String
         let now: Date
 
+        /// A Digest username is not checked before it is logged: one that is
+        /// not a valid SIP user name (spaces, say, to forge a second
+        /// `client.address` in a text log line) is logged as "-".
         var metadata: Logger.Metadata {
-            ["client.address": "\(address)", "sip.user": "\(user)", "http.path": "\(path)"]
+            ["client.address": "\(address)", "sip.user": "\(UserStore.isValidUsername(user) ? user : "-")",
+             "http.path": "\(path)"]
         }
     }
 
