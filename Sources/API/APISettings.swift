@@ -11,18 +11,24 @@ public struct APISettings: Sendable {
     public var adminToken: String?
     /// Largest request body accepted, in bytes.
     public var maxBodySize: Int
-    /// Failed logins from one address allowed per minute before 429.
+    /// Failed reporter logins for one user from one address allowed per
+    /// minute; the next attempt of that pair gets 429 for a minute.
     public var failedLoginsPerMinute: Int
+    /// Wrong admin bearer tokens from one address allowed per minute; the
+    /// next admin request from that address gets 429 for a minute.
+    public var adminFailuresPerMinute: Int
     /// Nonce signing secret for HTTP Digest challenges.
     public var nonceSecret: [UInt8]
 
     public init(realm: String, algorithms: [DigestAlgorithm] = [.sha256, .md5], adminToken: String?,
-                maxBodySize: Int = 16 * 1024, failedLoginsPerMinute: Int = 10, nonceSecret: [UInt8]) {
+                maxBodySize: Int = 16 * 1024, failedLoginsPerMinute: Int = 10, adminFailuresPerMinute: Int = 5,
+                nonceSecret: [UInt8]) {
         self.realm = realm
         self.algorithms = algorithms
         self.adminToken = adminToken
         self.maxBodySize = maxBodySize
         self.failedLoginsPerMinute = failedLoginsPerMinute
+        self.adminFailuresPerMinute = adminFailuresPerMinute
         self.nonceSecret = nonceSecret
     }
 }

@@ -6,7 +6,8 @@ import Storage
 
 /// The admin API under `/admin/v1`: device tuples, registrations and call
 /// records (`AdminCallRoutes`), JSON in and out, behind a bearer token
-/// (`AdminAuthenticator`). The contract is docs/openapi.json.
+/// (`AdminAuthenticator`, which limits wrong tokens per client address). The
+/// contract is docs/openapi.json.
 ///
 /// Every body is decoded and validated before `TupleStore` is called, and the
 /// store validates again before its transaction, so a refused request writes
@@ -23,8 +24,11 @@ struct AdminRoutes {
     static let maxLimit = 1000
 
     func register<Context: RequestContext>(on router: Router<Context>) {
+        // One wrong-token table per router (per client address, `AdminAuthenticator`).
+        let limiter = FailedLoginLimiter(limit: settings.adminFailuresPerMinute)
         let group = router.group(RouterPath(Self.prefix))
-            .add(middleware: AdminAuthenticator<Context>(token: settings.adminToken, logger: logger))
+            .add(middleware: AdminAuthenticator<Context>(token: settings.adminToken, limiter: limiter,
+                                                         clock: clock, logger: logger))
         let tuples = TupleStore(database: database)
         let bindings = BindingStore(database: database)
         let reader = AdminBodyReader(maxBodySize: settings.maxBodySize)

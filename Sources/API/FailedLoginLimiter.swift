@@ -1,57 +1,47 @@
 import Foundation
+import Registrar
+import Synchronization
 
-/// Counts failed logins per client address over a sliding window. An address
-/// with `limit` failures inside the window is refused (429) until the oldest
-/// of them leaves the window; credentials are not even checked then.
+/// `Registrar.AuthFailureLimiter` behind a lock, shared by the HTTP event
+/// loops of one router (a call holds the lock for one dictionary update,
+/// never across I/O). Each set of routes owns its own: no global state.
 ///
-/// An actor: its table is the only mutable state of the reporter routes, and
-/// each router owns its own limiter (no global state).
-actor FailedLoginLimiter {
-    private let limit: Int
-    private let window: TimeInterval
-    /// Failure times per address, oldest first, all inside the window as of
-    /// the last access to that address.
-    private var failures: [String: [Date]] = [:]
-    /// Above this many addresses, every stale entry is dropped on the next
-    /// failure, so the table cannot grow without bound.
-    private let pruneThreshold: Int
+/// The HTTP side uses it in (address, user) mode only (`perSource` 0), so a
+/// block never reaches past the pair it was earned by:
+/// - the reporters key it by (client address, account), so phones behind one
+///   carrier NAT do not lock each other out;
+/// - the admin API keys it by client address alone, with one fixed user
+///   (`AdminAuthenticator.bearerUser`): a bearer token names nobody.
+final class FailedLoginLimiter: Sendable {
+    /// Failures are counted over this window; the limit settings are "per minute".
+    static let window: TimeInterval = 60
+    /// How long a pair that reached its limit is refused.
+    static let blockTime: TimeInterval = 60
 
-    init(limit: Int, window: TimeInterval = 60, pruneThreshold: Int = 10_000) {
-        // At least one failure is allowed: a limit of 0 would refuse every login.
-        self.limit = max(1, limit)
-        self.window = window
-        self.pruneThreshold = pruneThreshold
+    private let limiter: Mutex<AuthFailureLimiter>
+
+    /// - Parameter limit: failures of one pair within `window` that start a block (at least 1).
+    init(limit: Int, window: TimeInterval = FailedLoginLimiter.window,
+         blockTime: TimeInterval = FailedLoginLimiter.blockTime, capacity: Int = 100_000) {
+        let limits = AuthFailureLimiter.Limits(perSource: 0, perUser: limit, window: window, blockTime: blockTime)
+        limiter = Mutex(AuthFailureLimiter(limits: limits, capacity: capacity))
     }
 
-    /// Seconds to wait (at least 1) when `address` is over the limit at `now`; nil otherwise.
-    func retryAfter(address: String, now: Date) -> Int? {
-        let recent = current(address, now: now)
-        guard recent.count >= limit else { return nil }
-        // Allowed again once enough failures have left the window to go below the limit.
-        let freeing = recent[recent.count - limit]
-        let wait = freeing.addingTimeInterval(window).timeIntervalSince(now)
-        return max(1, Int(wait.rounded(.up)))
-    }
-
-    /// Records one failed login from `address` at `now`.
-    func recordFailure(address: String, now: Date) {
-        var recent = current(address, now: now)
-        recent.append(now)
-        failures[address] = recent
-        if failures.count > pruneThreshold { prune(now: now) }
-    }
-
-    private func current(_ address: String, now: Date) -> [Date] {
-        guard let times = failures[address] else { return [] }
-        let recent = times.filter { now.timeIntervalSince($0) < window }
-        failures[address] = recent.isEmpty ? nil : recent
-        return recent
-    }
-
-    private func prune(now: Date) {
-        failures = failures.compactMapValues { times in
-            let recent = times.filter { now.timeIntervalSince($0) < window }
-            return recent.isEmpty ? nil : recent
+    /// Seconds to wait (at least 1) while `user` is blocked at `address`; nil when it may try.
+    func retryAfter(address: String, user: String, now: Date) -> Int? {
+        switch limiter.withLock({ $0.check(source: address, user: user, now: now) }) {
+        case .allowed: nil
+        case .blocked(let seconds): seconds
         }
+    }
+
+    /// Counts one failed attempt; true when it started a block of that pair.
+    func recordFailure(address: String, user: String, now: Date) -> Bool {
+        limiter.withLock { $0.recordFailure(source: address, user: user, now: now) } != .counted
+    }
+
+    /// A right password, token or digest response: that pair's failures are forgotten.
+    func recordSuccess(address: String, user: String, now: Date) {
+        limiter.withLock { $0.recordSuccess(source: address, user: user, now: now) }
     }
 }

@@ -6,8 +6,9 @@ import Storage
 /// The Push Token Reporter (`GET|POST /push/report`) and Account Removal
 /// Reporter (`GET|POST /push/remove`) endpoints.
 ///
-/// Each call goes: rate limit → read the query string and body (415, 413,
-/// 400) → check the fields (400) → authenticate (401, 403, 429) → one
+/// Each call goes: read the query string and body (415, 413, 400) → check
+/// the fields (400) → the failed-login limit of (address, user) (429) →
+/// authenticate (401, 403) → one
 /// `TupleStore` transaction for the authenticated account. Nothing is
 /// written unless every step before passed. See docs/reporter.md.
 struct ReporterRoutes: Sendable {
@@ -15,8 +16,8 @@ struct ReporterRoutes: Sendable {
     let settings: APISettings
     let logger: Logger
     let clock: @Sendable () -> Date
-    /// Holds this router's failed-login table (`FailedLoginLimiter`): one per
-    /// set of routes, no global state.
+    /// Holds this router's failed-login table (`FailedLoginLimiter`, per
+    /// address and user): one per set of routes, no global state.
     let authenticator: ReporterAuthenticator
 
     init(database: SipwakeDatabase, settings: APISettings, logger: Logger, clock: @escaping @Sendable () -> Date) {
@@ -26,12 +27,12 @@ struct ReporterRoutes: Sendable {
         self.clock = clock
         self.authenticator = ReporterAuthenticator(
             users: UserStore(database: database), settings: settings,
-            limiter: FailedLoginLimiter(limit: settings.failedLoginsPerMinute, window: 60), logger: logger)
+            limiter: FailedLoginLimiter(limit: settings.failedLoginsPerMinute), logger: logger, startedAt: clock())
     }
 
     /// Works with any context; failed logins are counted per client address
-    /// only when the context knows it (`RemoteAddressRequestContext`, e.g.
-    /// `APIRequestContext`). Without it, every client shares one count.
+    /// (and user) only when the context knows the address (`ClientAddress`).
+    /// Without it, every client shares one count per user.
     func register<Context: RequestContext>(on router: Router<Context>) {
         let report: @Sendable (Request, Context) async throws -> Response = { request, context in
             await handle(request, context, kind: .report)
@@ -51,18 +52,18 @@ struct ReporterRoutes: Sendable {
     }
 
     private func handle<Context: RequestContext>(_ request: Request, _ context: Context, kind: Kind) async -> Response {
-        let address = Self.address(of: context)
+        let address = ClientAddress.of(context)
         do {
             return try await answer(request, kind: kind, address: address)
         } catch let error as APIError {
             logger.debug("reporter call refused", metadata: [
-                "endpoint": "\(kind.rawValue)", "status": "\(error.status.code)",
-                "field": "\(error.field ?? "-")", "address": "\(address)",
+                "http.path": "\(request.uri.path)", "http.status": "\(error.status.code)",
+                "reporter.field": "\(error.field ?? "-")", "client.address": "\(address)",
             ])
             return error.response()
         } catch {
             logger.error("reporter call failed", metadata: [
-                "endpoint": "\(kind.rawValue)", "error": "\(error)", "address": "\(address)",
+                "http.path": "\(request.uri.path)", "error": "\(error)", "client.address": "\(address)",
             ])
             return APIError(.internalServerError, "internal error").response()
         }
@@ -72,8 +73,8 @@ struct ReporterRoutes: Sendable {
         let pairs = try await ReporterPayload.pairs(of: request, maxBodySize: settings.maxBodySize)
         let fields = try kind == .report ? ReporterRequest.report(pairs) : ReporterRequest.removal(pairs)
         let now = clock()
-        let account = try await authenticator.authenticate(
-            fields, method: request.method.rawValue, uri: request.uri.description,
+        let account = try authenticator.authenticate(
+            fields, method: request.method.rawValue, uri: request.uri.description, path: request.uri.path,
             authorization: request.headers[.authorization], address: address, now: now)
         let tuples = TupleStore(database: database)
         switch kind {
@@ -89,9 +90,9 @@ struct ReporterRoutes: Sendable {
                 throw Self.apiError(error)
             }
             logger.debug("push token reported", metadata: [
-                "user": "\(account)", "tuple": "\(written.tuple.id)", "created": "\(written.created)",
-                "token_calls": "\(Self.redacted(written.tuple.tokenCalls))",
-                "token_other": "\(Self.redacted(written.tuple.tokenOther))",
+                "sip.user": "\(account)", "tuple.id": "\(written.tuple.id)", "tuple.created": "\(written.created)",
+                "tuple.token_calls": "\(Self.redacted(written.tuple.tokenCalls))",
+                "tuple.token_other": "\(Self.redacted(written.tuple.tokenOther))",
             ])
             return Self.reported(written.tuple, created: written.created)
         case .remove:
@@ -101,7 +102,7 @@ struct ReporterRoutes: Sendable {
             } catch let error as StorageError {
                 throw Self.apiError(error)
             }
-            logger.debug("account removal reported", metadata: ["user": "\(account)", "removed": "\(removed)"])
+            logger.debug("account removal reported", metadata: ["sip.user": "\(account)", "tuple.removed": "\(removed)"])
             return Self.removal(removed: removed)
         }
     }
@@ -134,12 +135,6 @@ struct ReporterRoutes: Sendable {
 
     private static func removal(removed: Bool) -> Response {
         APIJSON.response(.ok, ["status": "ok", "removed": removed])
-    }
-
-    /// The client's IP address, the key of the failed-login count.
-    private static func address<Context: RequestContext>(of context: Context) -> String {
-        guard let remote = (context as? any RemoteAddressRequestContext)?.remoteAddress else { return "unknown" }
-        return remote.ipAddress ?? remote.description
     }
 
     /// First 8 characters of a token: enough to tell tokens apart in a log,

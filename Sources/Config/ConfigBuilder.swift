@@ -206,6 +206,7 @@ struct ConfigBuilder {
         }
         section.maxBodySize = try integer(key("http", "max_body_size")) ?? defaults.maxBodySize
         section.failedLoginsPerMinute = try integer(key("http", "failed_logins_per_minute")) ?? defaults.failedLoginsPerMinute
+        section.adminFailuresPerMinute = try integer(key("http", "admin_failures_per_minute")) ?? defaults.adminFailuresPerMinute
         return section
     }
 

@@ -41,6 +41,7 @@ enum ConfigSchema {
         ConfigKey(section: "http", name: "admin_token", kind: .string),
         ConfigKey(section: "http", name: "max_body_size", kind: .integer(1024...1_048_576)),
         ConfigKey(section: "http", name: "failed_logins_per_minute", kind: .integer(1...10_000)),
+        ConfigKey(section: "http", name: "admin_failures_per_minute", kind: .integer(1...10_000)),
 
         ConfigKey(section: "tuples", name: "stale_after_days", kind: .integer(0...3650)),
 

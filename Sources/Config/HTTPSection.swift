@@ -6,14 +6,17 @@ public struct HTTPSection: Sendable, Hashable {
     public var adminToken: String
     /// Largest request body accepted, in bytes (1024...1048576).
     public var maxBodySize: Int
-    /// Failed reporter logins from one address allowed per minute (1...10000).
+    /// Failed reporter logins for one user from one address allowed per minute (1...10000).
     public var failedLoginsPerMinute: Int
+    /// Wrong admin bearer tokens from one address allowed per minute (1...10000).
+    public var adminFailuresPerMinute: Int
 
     public init(listen: HTTPListenAddress? = HTTPListenAddress(host: "127.0.0.1", port: 8080), adminToken: String = "",
-                maxBodySize: Int = 16384, failedLoginsPerMinute: Int = 10) {
+                maxBodySize: Int = 16384, failedLoginsPerMinute: Int = 10, adminFailuresPerMinute: Int = 5) {
         self.listen = listen
         self.adminToken = adminToken
         self.maxBodySize = maxBodySize
         self.failedLoginsPerMinute = failedLoginsPerMinute
+        self.adminFailuresPerMinute = adminFailuresPerMinute
     }
 }

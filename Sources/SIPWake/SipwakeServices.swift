@@ -36,6 +36,7 @@ public enum SipwakeServices {
                 adminToken: config.http.adminToken.isEmpty ? nil : config.http.adminToken,
                 maxBodySize: config.http.maxBodySize,
                 failedLoginsPerMinute: config.http.failedLoginsPerMinute,
+                adminFailuresPerMinute: config.http.adminFailuresPerMinute,
                 nonceSecret: secret)
             if settings.adminToken == nil {
                 logger.notice("admin API is off: set [http] admin_token (or SIPWAKE_HTTP_ADMIN_TOKEN) to enable it")

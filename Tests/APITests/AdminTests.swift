@@ -25,15 +25,17 @@ enum AdminTests {
 
     /// Runs `test` against a live app; the database file is deleted afterwards.
     static func withApp(
-        token: String? = AdminTests.token, maxBodySize: Int = 16 * 1024,
+        token: String? = AdminTests.token, maxBodySize: Int = 16 * 1024, adminFailuresPerMinute: Int = 5,
+        clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "admin-test"),
         _ test: @Sendable (any TestClientProtocol, SipwakeDatabase) async throws -> Void
     ) async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("admin-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let database = try SipwakeDatabase(path: dir.appendingPathComponent("db.sqlite").path)
         defer { try? database.close() }
-        let settings = APISettings(realm: realm, adminToken: token, maxBodySize: maxBodySize, nonceSecret: [7, 7, 7])
-        let router = APIRouter.make(database: database, settings: settings, logger: Logger(label: "admin-test"))
+        let settings = APISettings(realm: realm, adminToken: token, maxBodySize: maxBodySize,
+                                   adminFailuresPerMinute: adminFailuresPerMinute, nonceSecret: [7, 7, 7])
+        let router = APIRouter.make(database: database, settings: settings, logger: logger, clock: clock)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in try await test(client, database) }
     }

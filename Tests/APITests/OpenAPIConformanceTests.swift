@@ -78,6 +78,7 @@ final class OpenAPIConformanceTests: XCTestCase {
             let responses = operation["responses"] as? [String: Any]
             XCTAssertNotNil(responses?["401"], "\(route) documents no 401")
             XCTAssertNotNil(responses?["404"], "\(route) documents no 404 (admin API disabled)")
+            XCTAssertNotNil(responses?["429"], "\(route) documents no 429 (too many wrong tokens)")
         }
     }
 
@@ -230,22 +231,48 @@ final class OpenAPIConformanceTests: XCTestCase {
         }
     }
 
+    /// An address blocked for a wrong token: every admin operation answers
+    /// the documented 429, Error body and Retry-After, even with the right token.
+    func testBlockedAddressAnswersDocumented429() async throws {
+        let data = try Self.specData()
+        try await AdminTests.withApp(adminFailuresPerMinute: 1) { client, _ in
+            let wrong = try await client.execute(uri: "/admin/v1/tuples", method: .get,
+                                                 headers: AdminTests.headers(token: "wrong-0123456789abcdef"))
+            XCTAssertEqual(wrong.status, .unauthorized)
+            try await Self.everyAdminOperationAnswers(.tooManyRequests, client: client, spec: try Self.parse(data)) {
+                route, documented, response in
+                XCTAssertNotNil((documented["headers"] as? [String: Any])?["Retry-After"], route)
+                XCTAssertNotNil(response.headers[.retryAfter].flatMap { Int($0) }, route)
+            }
+        }
+    }
+
     /// With no admin token configured, every admin operation answers the documented 404.
     func testDisabledAdminAPIAnswersDocumented404() async throws {
         let data = try Self.specData()
         try await AdminTests.withApp(token: nil) { client, _ in
-            let spec = try Self.parse(data)
-            for (route, operation) in try Self.operations(spec) where route.contains(" /admin/") {
-                let responses = try XCTUnwrap(operation["responses"] as? [String: Any], route)
-                let method = HTTPRequest.Method(rawValue: String(route.prefix { $0 != " " }))!
-                let uri = route.drop { $0 != " " }.dropFirst().replacingOccurrences(of: "{id}", with: "1")
-                try await client.execute(uri: uri, method: method, headers: AdminTests.headers(json: true),
-                                         body: method == .get || method == .delete ? nil : ByteBuffer(string: "{}")) { response in
-                    XCTAssertEqual(response.status, .notFound, route)
-                    XCTAssertNotNil(responses["404"], "\(route) does not document 404")
-                    try Self.checkRequired(spec, responses["404"], response, route: route)
-                }
-            }
+            try await Self.everyAdminOperationAnswers(.notFound, client: client, spec: try Self.parse(data)) { _, _, _ in }
+        }
+    }
+
+    /// Calls every admin operation of the spec once (id 1, body `{}`, the
+    /// right token) and checks that it answers `status`, which the spec lists
+    /// for it with the body it describes; `more` checks the rest.
+    static func everyAdminOperationAnswers(
+        _ status: HTTPResponse.Status, client: any TestClientProtocol, spec: [String: Any],
+        more: (_ route: String, _ documented: [String: Any], _ response: TestResponse) throws -> Void
+    ) async throws {
+        for (route, operation) in try operations(spec) where route.contains(" /admin/") {
+            let responses = try XCTUnwrap(operation["responses"] as? [String: Any], route)
+            let method = HTTPRequest.Method(rawValue: String(route.prefix { $0 != " " }))!
+            let uri = route.drop { $0 != " " }.dropFirst().replacingOccurrences(of: "{id}", with: "1")
+            let response = try await client.execute(uri: uri, method: method, headers: AdminTests.headers(json: true),
+                                                    body: method == .get || method == .delete ? nil : ByteBuffer(string: "{}"))
+            XCTAssertEqual(response.status, status, route)
+            let documented = try XCTUnwrap(responses[String(status.code)] as? [String: Any],
+                                           "\(route) does not document \(status.code)")
+            try checkRequired(spec, documented, response, route: route)
+            try more(route, documented, response)
         }
     }
 

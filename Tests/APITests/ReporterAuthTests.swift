@@ -4,9 +4,6 @@ import Hummingbird
 import HummingbirdTesting
 import Registrar
 import XCTest
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Authentication of the reporters: password, HTTP Digest, the other-user
 /// attack, failed-login rate limit.
@@ -127,6 +124,14 @@ extension ReporterTests {
                                                          method: "GET", uri: "/push/remove", algorithm: .md5)
             let response = try await client.execute(uri: uri, method: .get, headers: [.authorization: authorization])
             XCTAssertEqual(response.status, .badRequest)
+            XCTAssertEqual(try Self.json(response)["error"] as? String, "the Digest uri does not match the request URI")
+            // A response for this path with another query (another token): the query is part of the target.
+            let otherQuery = "/push/report?" + Self.form([("selector", Self.selector), ("pushToken", Self.apnsToken), ("pushappid", Self.appID)])
+            let forOther = Self.digestAuthorization(user: "alice", password: "alice-secret", nonce: nonce,
+                                                    method: "GET", uri: otherQuery, algorithm: .md5)
+            let moved = try await client.execute(uri: uri, method: .get, headers: [.authorization: forOther])
+            XCTAssertEqual(moved.status, .badRequest)
+            XCTAssertEqual(try Self.json(moved)["error"] as? String, "the Digest uri does not match the request URI")
             XCTAssertEqual(try fixture.tuples.count(), 0)
         }
     }
@@ -189,25 +194,26 @@ extension ReporterTests {
 
     // MARK: - Rate limit
 
-    func testFailedLoginsAreRateLimitedPerAddress() async throws {
+    func testFailedLoginsAreRateLimitedPerAddressAndUser() async throws {
         // Through APIRouter.make, as `sipwake serve` builds it.
         try await withServer(failedLoginsPerMinute: 3, router: .production) { client, fixture in
             for _ in 0..<3 {
                 let failure = try await Self.postForm(client, "/push/report", Self.iPhoneReport(password: "guess"))
                 XCTAssertEqual(failure.status, .unauthorized)
             }
-            // The right password now gets 429: credentials are not checked.
+            // alice's right password from this address now gets 429: credentials are not checked.
             let limited = try await Self.postForm(client, "/push/report", Self.iPhoneReport())
             XCTAssertEqual(limited.status, .tooManyRequests, String(buffer: limited.body))
             let retryAfter = try XCTUnwrap(limited.headers[.retryAfter].flatMap { Int($0) })
             XCTAssertTrue((1...60).contains(retryAfter), "\(retryAfter)")
             XCTAssertEqual(try fixture.tuples.count(), 0)
 
-            // Another client address (127.0.0.2 is loopback too) is not limited.
+            // alice from another client address (127.0.0.2 is loopback too) is not limited.
             let port = try XCTUnwrap(client.port)
-            let status = try Self.rawPOSTStatus(from: "127.0.0.2", port: port, path: "/push/report",
-                                                body: Self.form(Self.iPhoneReport()))
-            XCTAssertEqual(status, 200)
+            let answer = try LoopbackHTTP.exchange(from: "127.0.0.2", port: port, method: "POST", path: "/push/report",
+                                               headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                                               body: Self.form(Self.iPhoneReport()))
+            XCTAssertEqual(answer.status, 200, answer.body)
             XCTAssertEqual(try fixture.tuples.count(username: "alice"), 1)
         }
     }
@@ -238,49 +244,13 @@ extension ReporterTests {
     /// RFC 7616 §3.4.1 with qop=auth, written out here rather than taken from
     /// the server's code: only the hash function H comes from DigestHash.
     static func digestAuthorization(user: String, password: String, nonce: String, method: String, uri: String,
-                                    algorithm: DigestAlgorithm) -> String {
+                                    algorithm: DigestAlgorithm, nc: String = "00000001") -> String {
         func h(_ text: String) -> String { DigestHash.hash(text, algorithm: algorithm) }
-        let cnonce = "0a4f113b", nc = "00000001"
+        let cnonce = "0a4f113b"
         let ha1 = h("\(user):\(realm):\(password)")
         let ha2 = h("\(method):\(uri)")
         let response = h("\(ha1):\(nonce):\(nc):\(cnonce):auth:\(ha2)")
         return "Digest username=\"\(user)\", realm=\"\(realm)\", nonce=\"\(nonce)\", uri=\"\(uri)\", "
             + "algorithm=\(algorithm.rawValue), response=\"\(response)\", qop=auth, nc=\(nc), cnonce=\"\(cnonce)\""
-    }
-
-    /// A form POST over a socket bound to `source`, to reach the server from
-    /// another client address than the test client's 127.0.0.1. Returns the status code.
-    static func rawPOSTStatus(from source: String, port: Int, path: String, body: String) throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        XCTAssertGreaterThanOrEqual(fd, 0)
-        defer { close(fd) }
-        func address(_ host: String, _ port: Int) -> sockaddr_in {
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_port = in_port_t(UInt16(port).bigEndian)
-            inet_pton(AF_INET, host, &addr.sin_addr)
-            return addr
-        }
-        var local = address(source, 0)
-        var remote = address("127.0.0.1", port)
-        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) } }
-        XCTAssertEqual(bound, 0, "bind \(source)")
-        let connected = withUnsafePointer(to: &remote) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, size) } }
-        XCTAssertEqual(connected, 0, "connect")
-        let request = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/x-www-form-urlencoded\r\n"
-            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
-        let bytes = Array(request.utf8)
-        XCTAssertEqual(bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }, bytes.count)
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            received += buffer[0..<count]
-        }
-        let statusLine = String(decoding: received, as: UTF8.self).split(separator: "\r\n").first ?? ""
-        let parts = statusLine.split(separator: " ")
-        return try XCTUnwrap(parts.count >= 2 ? Int(parts[1]) : nil, "no status line: \(statusLine)")
     }
 }

@@ -37,6 +37,8 @@ final class ReporterTests: XCTestCase {
     }
 
     func withServer(failedLoginsPerMinute: Int = 10, maxBodySize: Int = 16 * 1024, router kind: RouterKind = .reporter,
+                    clock: @escaping @Sendable () -> Date = { Date() },
+                    logger: Logger = Logger(label: "reporter-test"),
                     _ body: @escaping @Sendable (any TestClientProtocol, Fixture) async throws -> Void) async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reporter-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -52,16 +54,15 @@ final class ReporterTests: XCTestCase {
         let settings = APISettings(realm: Self.realm, algorithms: [.sha256, .md5], adminToken: "admin",
                                    maxBodySize: maxBodySize, failedLoginsPerMinute: failedLoginsPerMinute,
                                    nonceSecret: Array("reporter-test-secret".utf8))
-        let logger = Logger(label: "reporter-test")
         let fixture = Fixture(database: database, tuples: TupleStore(database: database), users: users)
         let configuration = ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0))
         switch kind {
         case .reporter:
             let router = Router(context: APIRequestContext.self)
-            ReporterRoutes(database: database, settings: settings, logger: logger, clock: { Date() }).register(on: router)
+            ReporterRoutes(database: database, settings: settings, logger: logger, clock: clock).register(on: router)
             try await Application(router: router, configuration: configuration).test(.live) { try await body($0, fixture) }
         case .production:
-            let router = APIRouter.make(database: database, settings: settings, logger: logger)
+            let router = APIRouter.make(database: database, settings: settings, logger: logger, clock: clock)
             try await Application(router: router, configuration: configuration).test(.live) { try await body($0, fixture) }
         }
     }

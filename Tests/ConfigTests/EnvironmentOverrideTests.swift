@@ -104,6 +104,7 @@ import Testing
             "SIPWAKE_DATABASE_GROUP_COMMIT_MAX_BATCH": "10", "SIPWAKE_LOG_LEVEL": "DEBUG", "SIPWAKE_LOG_FORMAT": "json",
             "SIPWAKE_HTTP_LISTEN": "[::1]:9090", "SIPWAKE_HTTP_ADMIN_TOKEN": "0123456789abcdef-token",
             "SIPWAKE_HTTP_MAX_BODY_SIZE": "4096", "SIPWAKE_HTTP_FAILED_LOGINS_PER_MINUTE": "3",
+            "SIPWAKE_HTTP_ADMIN_FAILURES_PER_MINUTE": "4",
             "SIPWAKE_TUPLES_STALE_AFTER_DAYS": "7",
             "SIPWAKE_CALLS_WAKE_WINDOW": "45", "SIPWAKE_CALLS_TIMEOUT_STATUS": "408",
             "SIPWAKE_CALLS_RINGBACK_ON_PUSH": "true", "SIPWAKE_CALLS_END_NOTIFICATION": "MESSAGE",
@@ -130,7 +131,7 @@ import Testing
         #expect(config.registrar == RegistrarSection(minExpires: 30, maxExpires: 7200, defaultExpires: 600, maxBindingsPerAOR: 3, keepaliveInterval: 25))
         #expect(config.auth.enabled == false)
         #expect(config.http == HTTPSection(listen: HTTPListenAddress(host: "::1", port: 9090), adminToken: "0123456789abcdef-token",
-                                           maxBodySize: 4096, failedLoginsPerMinute: 3))
+                                           maxBodySize: 4096, failedLoginsPerMinute: 3, adminFailuresPerMinute: 4))
         #expect(config.tuples == TuplesSection(staleAfterDays: 7))
         #expect(config.auth.effectiveRealm == "example.com")
         #expect(config.auth.algorithms == ["MD5"])
