@@ -123,7 +123,7 @@ final class RegistrarHandler {
         guard settings.isEdgeProxy(request.source.host) else {
             metrics.rejected.increment()
             logger.warning("path refused from a source that is not an edge proxy", metadata: [
-                "source.address": "\(request.source.host)", "sip.path": "\(message.path.joined(separator: ","))"])
+                "client.address": "\(request.source.host)", "sip.path": "\(message.path.joined(separator: ","))"])
             request.replyStateless(403, "Path Not Accepted From This Source")
             return false
         }

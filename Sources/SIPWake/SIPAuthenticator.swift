@@ -119,7 +119,7 @@ final class SIPAuthenticator {
             if !message.requestURIEquals(parsed.uri) {
                 metrics.uriMismatches.increment()
                 logger.warning("digest uri mismatch", metadata: [
-                    "source.address": "\(source)", "sip.user": "\(name)", "sip.method": "\(method)"])
+                    "client.address": "\(source)", "sip.user": "\(Self.loggable(name))", "sip.method": "\(method)"])
                 request.replyStateless(400, "Authorization URI Mismatch")
                 return nil
             }
@@ -150,7 +150,7 @@ final class SIPAuthenticator {
             }
         case .forbidden(let reason):
             logger.notice("digest credentials of another user", metadata: [
-                "source.address": "\(source)", "sip.user": "\(credentials?.username.lowercased() ?? "")",
+                "client.address": "\(source)", "sip.user": "\(Self.loggable(credentials?.username.lowercased() ?? ""))",
                 "sip.method": "\(method)", "reason": "\(reason)"])
             request.replyStateless(403, "Forbidden")
         case .badRequest(let reason):
@@ -164,7 +164,7 @@ final class SIPAuthenticator {
                                method: String, source: String, now: Date) {
         let user = credentials?.username.lowercased() ?? ""
         let metadata: Logger.Metadata = [
-            "source.address": "\(source)", "sip.user": "\(user)", "sip.method": "\(method)"]
+            "client.address": "\(source)", "sip.user": "\(Self.loggable(user))", "sip.method": "\(method)"]
         switch reason {
         case .wrongResponse:
             metrics.failures.increment()
@@ -191,6 +191,13 @@ final class SIPAuthenticator {
     /// Parks the request, without a transaction, until the user is looked
     /// up: most such requests come from strangers and end in a stateless
     /// challenge, which must not leave a transaction retransmitting it.
+    /// A digest username as the log shows it: as sent when it is a valid
+    /// user name, "-" otherwise. The username is the client's to choose, and
+    /// one with spaces could forge the `client.address` fail2ban reads.
+    static func loggable(_ username: String) -> String {
+        UserStore.isValidUsername(username) ? username : "-"
+    }
+
     private func awaitUser(_ name: String, request: IncomingRequest, retry: @escaping () -> Void) {
         let message = request.message
         let key = "\(message.callID ?? "")|\(message.cseq ?? 0)|\(message.method ?? "")|" +

@@ -130,7 +130,7 @@ final class SecurityTests: IntegrationTestCase {
         XCTAssertEqual(bob.registerAnsweringChallenge(contact: "<sip:bob@10.0.0.2>"), 200, "another user at the guesser's address")
 
         let log = try await assertLogged(server, "digest authentication failed")
-        XCTAssertTrue(log.contains("source.address=127.0.0.7"), "fail2ban needs the address")
+        XCTAssertTrue(log.contains("client.address=127.0.0.7"), "fail2ban needs the address")
         XCTAssertTrue(log.contains("sip.user=alice") && log.contains("sip.method=REGISTER"))
         try await assertLogged(server, "digest user blocked at source")
         try assertFail2banBans("127.0.0.7", failures: 3, in: server)
@@ -148,7 +148,7 @@ final class SecurityTests: IntegrationTestCase {
         XCTAssertTrue(result.stdout.contains("Failregex: \(failures) total"), result.stdout)
         let matched = result.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("|  20") }
         XCTAssertEqual(matched.count, failures, result.stdout)
-        XCTAssertTrue(matched.allSatisfy { $0.contains("source.address=\(address) ") }, result.stdout)
+        XCTAssertTrue(matched.allSatisfy { $0.contains("client.address=\(address) ") }, result.stdout)
     }
 
     /// One address trying many users is blocked as a whole, except for the
