@@ -10,6 +10,8 @@ public enum AttackToolError: Error, Equatable, CustomStringConvertible {
     case socket(call: String, errno: Int32)
     /// OpenSSL refused to make a context or finish a handshake.
     case tls(String)
+    /// A setting out of its range.
+    case badSetting(String)
     /// A file to replay, or the output directory, could not be used.
     case file(path: String, reason: String)
 
@@ -23,6 +25,8 @@ public enum AttackToolError: Error, Equatable, CustomStringConvertible {
             return "\(call) failed: \(String(cString: strerror(code)))"
         case .tls(let reason):
             return "TLS: \(reason)"
+        case .badSetting(let text):
+            return text
         case .file(let path, let reason):
             return "\(path): \(reason)"
         }

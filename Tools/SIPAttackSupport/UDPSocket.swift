@@ -41,6 +41,17 @@ public final class UDPSocket: Sendable {
         return sent < 0 ? errno : 0
     }
 
+    /// For counting at high rates: waits at most `timeout` seconds, then reads
+    /// one datagram into `buffer`; its size, or nil on timeout or refusal.
+    public func receive(into buffer: inout [UInt8], timeout: Double) -> Int? {
+        var count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        if count < 0 && errno == EAGAIN {
+            guard SocketCalls.wait(fd, for: Int16(POLLIN), timeout: timeout) else { return nil }
+            count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        }
+        return count >= 0 ? count : nil
+    }
+
     /// Waits at most `timeout` seconds (0 = only what is already there).
     public func receive(timeout: Double) -> DatagramResult {
         guard SocketCalls.wait(fd, for: Int16(POLLIN), timeout: timeout) else { return .timeout }
