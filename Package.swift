@@ -180,7 +180,7 @@ let package = Package(
             path: "Tools/sip-flood"
         ),
         .testTarget(name: "RegistrarTests", dependencies: ["Registrar"]),
-        .testTarget(name: "SIPFuzzTests", dependencies: ["SIPFuzz", "SIPFlood", "SIPAttackSupport"]),
+        .testTarget(name: "AttackToolTests", dependencies: ["SIPFuzz", "SIPFlood", "SIPAttackSupport"]),
         .testTarget(
             name: "StorageTests",
             dependencies: [

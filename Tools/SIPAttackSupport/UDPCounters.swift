@@ -18,7 +18,7 @@ public struct UDPCounters: Sendable, Equatable {
     }
 
     /// The two "Udp:" lines: names, then values.
-    static func parse(_ text: String) -> UDPCounters? {
+    public static func parse(_ text: String) -> UDPCounters? {
         let lines = text.split(separator: "\n").filter { $0.hasPrefix("Udp:") }
         guard lines.count >= 2 else { return nil }
         let names = lines[0].split(separator: " ").dropFirst()

@@ -200,7 +200,10 @@ public enum Mutator {
 
     static func compactHeaders(_ draft: inout SIPMessageDraft, _ random: inout FuzzRandom) {
         let all = random.chance(50)
-        for index in draft.headers.indices where all || random.chance(50) {
+        let compactable = draft.headers.indices.filter { compactNames[draft.headers[$0].name.lowercased()] != nil }
+        // At least one header changes form, even when chance picks none.
+        let forced = compactable.isEmpty ? nil : random.pick(compactable)
+        for index in draft.headers.indices where all || index == forced || random.chance(50) {
             let name = draft.headers[index].name
             if let short = compactNames[name.lowercased()] {
                 draft.headers[index].name = random.chance(80) ? short : short.uppercased()
@@ -311,7 +314,7 @@ public enum Mutator {
             bytes.insert(contentsOf: Array(random.pick([" ", "\t", "  \t ", "\r\n", "\n", "\r\n\r\n", " \r\n"]).utf8), at: 0)
         case .nonUTF8:
             let sequences: [[UInt8]] = [[0xFF], [0xFE, 0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0x80],
-                                        [0xF8, 0x88, 0x80, 0x80, 0x80], [0xE2, 0x82], [0xE9], [0xEF, 0xBB, 0xBF]]
+                                        [0xF8, 0x88, 0x80, 0x80, 0x80], [0xE2, 0x82], [0xE9], [0xF5, 0x80]]
             for _ in 0..<random.int(in: 1...5) {
                 bytes.insert(contentsOf: random.pick(sequences), at: random.below(bytes.count + 1))
             }
@@ -341,13 +344,17 @@ public enum Mutator {
         return starts
     }
 
-    /// Every CRLF (or some of them) replaced with `ending`.
+    /// Every CRLF, or some of them (at least one), replaced with `ending`.
     static func replaceLineEnds(_ bytes: [UInt8], with ending: [UInt8], all: Bool, random: inout FuzzRandom) -> [UInt8] {
+        let ends = bytes.indices.filter { bytes[$0] == 13 && $0 + 1 < bytes.count && bytes[$0 + 1] == 10 }
+        guard !ends.isEmpty else { return bytes }
+        var chosen = Set(all ? ends : ends.filter { _ in random.chance(30) })
+        if chosen.isEmpty { chosen.insert(random.pick(ends)) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
-            if bytes[index] == 13, index + 1 < bytes.count, bytes[index + 1] == 10, all || random.chance(30) {
+            if chosen.contains(index) {
                 out += ending
                 index += 2
             } else {

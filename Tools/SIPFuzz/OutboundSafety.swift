@@ -39,8 +39,10 @@ public enum OutboundSafety {
     static func viaEntries(_ bytes: [UInt8]) -> Int {
         var count = 0
         var inVia = false
-        for line in lines(bytes) {
-            let folded = line.first.map { $0 == 9 || $0 == 32 } ?? false
+        // Empty lines (CR and LF split apart, or the end of the headers) do
+        // not end a Via: counting too much is safe.
+        for line in lines(bytes) where !line.isEmpty {
+            let folded = line.first == 9 || line.first == 32
             if folded && inVia {
                 count += line.filter { $0 == UInt8(ascii: ",") }.count
                 // A continuation may itself look like a Via line: count it too.
