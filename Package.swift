@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "sipwake", targets: ["sipwake"]),
+        .executable(name: "sip-fuzz", targets: ["sip-fuzz"]),
+        .executable(name: "sip-flood", targets: ["sip-flood"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -131,8 +133,55 @@ let package = Package(
             ],
             path: "Benchmarks/BindingMemory"
         ),
+        // Attack tools (docs/security.md): they talk to a live sipwake over
+        // loopback only and share nothing with the server's code, so a bug in
+        // the product cannot hide itself from them.
+        .systemLibrary(
+            name: "CLibSSL",
+            path: "Tools/CLibSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // Sockets, TLS client, loopback targets, the target's memory, statistics.
+        .target(
+            name: "SIPAttackSupport",
+            dependencies: ["CLibSSL"],
+            path: "Tools/SIPAttackSupport"
+        ),
+        // The fuzzing engine: seeds, mutations, liveness, saved inputs, replay.
+        .target(
+            name: "SIPFuzz",
+            dependencies: ["SIPAttackSupport"],
+            path: "Tools/SIPFuzz"
+        ),
+        // The INVITE flood and the digest-authenticated REGISTER probe.
+        .target(
+            name: "SIPFlood",
+            dependencies: [
+                "SIPAttackSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tools/SIPFlood"
+        ),
+        .executableTarget(
+            name: "sip-fuzz",
+            dependencies: [
+                "SIPFuzz", "SIPAttackSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/sip-fuzz"
+        ),
+        .executableTarget(
+            name: "sip-flood",
+            dependencies: [
+                "SIPFlood", "SIPAttackSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/sip-flood"
+        ),
         .testTarget(name: "RegistrarTests", dependencies: ["Registrar"]),
         .testTarget(name: "SIPCoreTests", dependencies: ["SIPCore", "CSofiaSIP"]),
+        .testTarget(name: "AttackToolTests", dependencies: ["SIPFuzz", "SIPFlood", "SIPAttackSupport"]),
         .testTarget(
             name: "StorageTests",
             dependencies: [
@@ -165,10 +214,13 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "SIPCore", "Registrar", "Storage", "Config", "CSofiaSIP", "CSofiaShim", "PushSink",
+                "SIPFuzz", "SIPAttackSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // Replayed by FuzzRegressionTests, read through #filePath.
+            exclude: ["FuzzRegressions"]
         ),
     ]
 )

@@ -5,26 +5,16 @@ import XCTest
 /// OpenSSL's own client.
 final class TLSTests: IntegrationTestCase {
     func testOptionsAndRegisterOverTLS() async throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "openssl is not installed")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let key = dir.appendingPathComponent("key.pem").path
-        let cert = dir.appendingPathComponent("cert.pem").path
-        let gen = try SipwakeProcess.run("/usr/bin/openssl", [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
-            "-days", "2", "-subj", "/CN=localhost",
-        ])
-        XCTAssertEqual(gen.status, 0, gen.stderr)
+        try XCTSkipUnless(TestCertificate.opensslInstalled, "openssl is not installed")
+        let certificate = try TestCertificate()
+        defer { certificate.remove() }
 
         let sipPort = try TestPorts.free()
         let tlsPort = try TestPorts.free()
         let server = try await startServer(config: """
             [sip]
             listen = ["udp:127.0.0.1:\(sipPort)", "tls:127.0.0.1:\(tlsPort)"]
-            [tls]
-            certificate = "\(cert)"
-            key = "\(key)"
+            \(certificate.configSection)
             [auth]
             trusted_peers = ["127.0.0.1"]
             """)
