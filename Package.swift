@@ -45,10 +45,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The values the core and the adapters share: bindings, device
+        // tuples, call records and outcomes, the transport. No dependencies.
+        .target(name: "Model"),
         // Pure registrar rules, location table and digest authentication.
         .target(
             name: "Registrar",
             dependencies: [
+                "Model",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -56,7 +60,7 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: [
-                "Registrar",
+                "Model", "Registrar",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -90,14 +94,14 @@ let package = Package(
         // Pure: events in, actions out, injected clock.
         .target(
             name: "Forking",
-            dependencies: ["Registrar", "Storage"]
+            dependencies: ["Model"]
         ),
         // HTTP: the Push Token Reporter and Account Removal Reporter endpoints,
         // the admin API (bearer token), health.
         .target(
             name: "API",
             dependencies: [
-                "Storage", "Registrar",
+                "Model", "Storage", "Registrar",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -107,7 +111,7 @@ let package = Package(
         .target(
             name: "SIPWake",
             dependencies: [
-                "SIPCore", "Registrar", "Storage", "Config", "API", "Push", "Forking",
+                "Model", "SIPCore", "Registrar", "Storage", "Config", "API", "Push", "Forking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -117,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "sipwake",
             dependencies: [
-                "SIPWake", "Config", "Storage", "Registrar", "SIPCore", "PushSink",
+                "SIPWake", "Model", "Config", "Storage", "Registrar", "SIPCore", "PushSink",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -128,7 +132,7 @@ let package = Package(
         .executableTarget(
             name: "binding-memory",
             dependencies: [
-                "Registrar", "Storage",
+                "Model", "Registrar", "Storage",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/BindingMemory"
@@ -179,19 +183,19 @@ let package = Package(
             ],
             path: "Tools/sip-flood"
         ),
-        .testTarget(name: "RegistrarTests", dependencies: ["Registrar"]),
+        .testTarget(name: "RegistrarTests", dependencies: ["Registrar", "Model"]),
         .testTarget(name: "SIPCoreTests", dependencies: ["SIPCore", "CSofiaSIP"]),
         .testTarget(name: "AttackToolTests", dependencies: ["SIPFuzz", "SIPFlood", "SIPAttackSupport"]),
         .testTarget(
             name: "StorageTests",
             dependencies: [
-                "Storage", "Registrar",
+                "Model", "Storage", "Registrar",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
-        .testTarget(name: "ForkingTests", dependencies: ["Forking", "Registrar", "Storage"]),
+        .testTarget(name: "ForkingTests", dependencies: ["Forking", "Model"]),
         .testTarget(
             name: "PushTests",
             dependencies: [
@@ -200,11 +204,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "SIPWakeTests", dependencies: ["SIPWake", "Registrar", "Config", "Forking"]),
+        .testTarget(name: "SIPWakeTests", dependencies: ["SIPWake", "Model", "Registrar", "Config", "Forking"]),
         .testTarget(
             name: "APITests",
             dependencies: [
-                "API", "Storage", "Registrar",
+                "API", "Model", "Storage", "Registrar",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -213,7 +217,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "SIPCore", "Registrar", "Storage", "Config", "CSofiaSIP", "CSofiaShim", "PushSink",
+                "SIPCore", "Model", "Registrar", "Storage", "Config", "CSofiaSIP", "CSofiaShim", "PushSink",
                 "SIPFuzz", "SIPAttackSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -12,6 +12,7 @@ import Glibc
 import Registrar
 import Storage
 import Logging
+import Model
 
 let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
 let now = Date()

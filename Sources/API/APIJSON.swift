@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Model
 import Registrar
 import Storage
 

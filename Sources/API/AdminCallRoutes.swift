@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Model
 import Storage
 
 /// The call records under `/admin/v1/calls`: a page of records, newest

@@ -1,3 +1,4 @@
+import Model
 import Storage
 
 /// The body of `POST /admin/v1/tuples` and `PUT /admin/v1/tuples/{id}`.

@@ -1,3 +1,4 @@
+import Model
 import Storage
 
 /// The fields of a Push Token Reporter or Account Removal Reporter call, read

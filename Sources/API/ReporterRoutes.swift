@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Model
 import Storage
 
 /// The Push Token Reporter (`GET|POST /push/report`) and Account Removal

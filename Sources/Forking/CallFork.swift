@@ -1,6 +1,5 @@
 import Foundation
-import Registrar
-import Storage
+import Model
 
 /// The state machine of one incoming call to a local user: pushes to the
 /// callee's devices, branches to its contacts, late forking while the wake

@@ -1,4 +1,4 @@
-import Registrar
+import Model
 
 /// What the proxy must do for a call, as the state machine decides it.
 public enum ForkAction: Sendable, Equatable {

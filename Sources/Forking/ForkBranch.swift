@@ -1,4 +1,4 @@
-import Registrar
+import Model
 
 /// One forked INVITE as the state machine sees it.
 struct ForkBranch: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Registrar
+import Model
 
 /// What happens to a call, as the proxy tells the state machine.
 public enum ForkEvent: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import Registrar
+import Model
 
 /// One device tuple of the callee, as a push destination: the incoming-call
 /// token pair wakes the app, the other pair carries missed and

@@ -1,3 +1,4 @@
+import Model
 /// One Contact header entry of a REGISTER, already parsed by the SIP layer.
 public struct ContactSpec: Sendable, Equatable {
     /// Contact URI without header parameters.

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// A binary min-heap of binding expiry times, so that the expiry sweep looks
 /// only at bindings that are due instead of scanning the whole location table.

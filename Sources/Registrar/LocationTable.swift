@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// The in-memory location service (RFC 3261 §10.3): AOR → bindings.
 ///

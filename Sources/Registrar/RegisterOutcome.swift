@@ -1,3 +1,4 @@
+import Model
 /// What the registrar decided about one REGISTER.
 public enum RegisterOutcome: Sendable, Equatable {
     /// Accepted: `changes` to apply and persist, in order; `bindings` is every

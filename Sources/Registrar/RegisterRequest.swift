@@ -1,3 +1,4 @@
+import Model
 /// A REGISTER as the registrar rules see it.
 public struct RegisterRequest: Sendable, Equatable {
     /// Canonical AOR: the To user part, lower-cased (RFC 3261 §10.3 step 5).

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// The registrar's decision procedure, RFC 3261 §10.3 steps 5-8, with the
 /// RFC 5626 instance matching and RFC 3327 Path recording. Pure: the AOR's

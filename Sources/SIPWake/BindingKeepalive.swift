@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Metrics
+import Model
 import Registrar
 import SIPCore
 

@@ -1,3 +1,4 @@
+import Model
 import Registrar
 
 /// Where a request to a binding goes: back to the address and port its

@@ -3,6 +3,7 @@ import Forking
 import Foundation
 import Logging
 import Metrics
+import Model
 import Push
 import Registrar
 import SIPCore

@@ -1,6 +1,7 @@
 import Config
 import Foundation
 import Forking
+import Model
 import Registrar
 import SIPCore
 

@@ -2,6 +2,7 @@ import CSofiaSIP
 import Forking
 import Foundation
 import Logging
+import Model
 import Registrar
 import SIPCore
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Model
 import Registrar
 
 /// The `swk` parameter of the Record-Route entries this proxy writes. It says

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Model
 import Registrar
 import SIPCore
 import Storage

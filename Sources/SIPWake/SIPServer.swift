@@ -1,6 +1,7 @@
 import CSofiaSIP
 import Foundation
 import Logging
+import Model
 import Push
 import Registrar
 import SIPCore

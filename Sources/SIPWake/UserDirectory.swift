@@ -1,3 +1,4 @@
+import Model
 import Storage
 
 /// Reads users from SQLite off the SIP loop. An actor on the default executor:

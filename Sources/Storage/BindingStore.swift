@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Model
 import Registrar
 
 /// The persisted location table: one `bindings` row per (AOR, binding key).

@@ -1,4 +1,5 @@
 import Logging
+import Model
 import Registrar
 
 /// Group commit: the SIP loop must never wait on disk, and a REGISTER's 200 OK

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import Model
 import Registrar
 
 /// The queue and the thread behind `BindingWriter`.

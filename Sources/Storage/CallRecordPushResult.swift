@@ -1,3 +1,5 @@
+import Model
+
 /// What a call's last answered push to one device tuple said, for the
 /// tuple's `last_push_at`, `last_push_status` and `last_push_result`.
 struct CallRecordPushResult: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import Model
 /// The `call_records` columns of one record, computed (validated and
 /// encoded) before the transaction that writes them.
 struct CallRecordRow: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Model
 
 /// The stored story of each incoming call (`call_records`), for
 /// `sipwake calls` and the admin API.

@@ -1,4 +1,5 @@
 import Logging
+import Model
 
 /// Puts call records on disk without the SIP loop ever waiting for it.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Model
 
 /// The pending map and the thread behind `CallRecordWriter`.
 ///

@@ -1,3 +1,4 @@
+import Model
 import Registrar
 
 /// One `BindingWriter.submit` call waiting for the writer thread.

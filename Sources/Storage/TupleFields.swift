@@ -1,3 +1,4 @@
+import Model
 /// The writable fields of a device tuple, validated and normalized: what
 /// `TupleStore` writes. Built only by `validate`, so a value of this type has
 /// passed every check before a transaction starts.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Model
 
 /// The device tuples reported by the apps (Push Token Reporter), removed on
 /// logout (Account Removal Reporter), and managed by the operator.

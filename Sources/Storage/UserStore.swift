@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Model
 
 /// The SIP users: username, realm and digest HA1 values.
 ///

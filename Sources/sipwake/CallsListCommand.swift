@@ -1,4 +1,5 @@
 import ArgumentParser
+import Model
 import SIPWake
 import Storage
 

@@ -1,3 +1,4 @@
+import Model
 import Storage
 
 /// An outcome typed on the command line, as `calls list` shows it.

@@ -2,6 +2,7 @@ import API
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Model
 import Registrar
 import Storage
 import XCTest

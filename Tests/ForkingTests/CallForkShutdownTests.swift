@@ -1,7 +1,5 @@
 import Forking
 import Foundation
-import Registrar
-import Storage
 import Testing
 
 /// The shutdown rows (29-33) of the transition table in docs/forking.md.

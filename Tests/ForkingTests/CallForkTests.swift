@@ -1,7 +1,5 @@
 import Forking
 import Foundation
-import Registrar
-import Storage
 import Testing
 
 /// One test per row of the transition table in docs/forking.md.

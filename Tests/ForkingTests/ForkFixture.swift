@@ -1,6 +1,6 @@
 import Forking
 import Foundation
-import Registrar
+import Model
 
 /// Builders for the state machine tests: contacts, tuples and a fork started at t0.
 enum ForkFixture {

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 @testable import Registrar
 
 /// Builders for requests and bindings, so each test states only what it is about.

@@ -1,3 +1,4 @@
+import Model
 import XCTest
 @testable import Registrar
 

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import Registrar
 @testable import SIPWake
 import XCTest

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import Registrar
 
 /// Bindings for tests, with times that are exact in unix seconds.

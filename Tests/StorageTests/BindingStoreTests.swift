@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Model
 import Registrar
 import Storage
 import XCTest

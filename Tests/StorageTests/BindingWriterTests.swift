@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import Model
 import Registrar
 import Storage
 import XCTest

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Model
 import Storage
 import Testing
 

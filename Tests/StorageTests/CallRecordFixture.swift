@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import Storage
 
 /// Call records as the forking proxy writes them: a callee with two devices,

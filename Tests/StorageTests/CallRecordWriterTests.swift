@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Model
 import Storage
 import XCTest
 

@@ -1,5 +1,6 @@
 /// The platform a device tuple was reported from, when the app said so.
-/// Push delivery picks APNs or FCM by it.
+/// Shown by `sipwake tuples` and the admin API; pushes do not depend on it
+/// (the Acrobits gateway routes by the app id).
 public enum DevicePlatform: String, Sendable, Equatable, Codable, CaseIterable {
     case ios
     case android
