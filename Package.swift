@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // System libraries, found with pkg-config.
@@ -48,6 +50,10 @@ let package = Package(
         // The values the core and the adapters share: bindings, device
         // tuples, call records and outcomes, the transport. No dependencies.
         .target(name: "Model"),
+        // The protocols the core needs from the world: stores, push
+        // providers, the clock. Adapters implement them; callers name only
+        // these. Imports the model, nothing else.
+        .target(name: "Ports", dependencies: ["Model"]),
         // Pure registrar rules, location table and digest authentication.
         .target(
             name: "Registrar",
@@ -60,7 +66,7 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: [
-                "Model", "Registrar",
+                "Model", "Ports", "Registrar",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -75,7 +81,7 @@ let package = Package(
         .target(
             name: "Push",
             dependencies: [
-                "CCurl",
+                "Model", "Ports", "CCurl",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -101,7 +107,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "Model", "Storage", "Registrar",
+                "Model", "Ports", "Storage", "Registrar",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -111,7 +117,7 @@ let package = Package(
         .target(
             name: "SIPWake",
             dependencies: [
-                "Model", "SIPCore", "Registrar", "Storage", "Config", "API", "Push", "Forking",
+                "Model", "Ports", "SIPCore", "Registrar", "Storage", "Config", "API", "Push", "Forking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -121,7 +127,7 @@ let package = Package(
         .executableTarget(
             name: "sipwake",
             dependencies: [
-                "SIPWake", "Model", "Config", "Storage", "Registrar", "SIPCore", "PushSink",
+                "SIPWake", "Model", "Ports", "Config", "Storage", "Registrar", "SIPCore", "PushSink",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

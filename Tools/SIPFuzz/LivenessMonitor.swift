@@ -24,6 +24,8 @@ public struct LivenessMonitor: Sendable {
         var nextRetransmission: Double
         var backoff: Double
         let bytes: [UInt8]
+        /// Already counted in a stall: kept only so that a late answer ends it.
+        var expired = false
     }
 
     public func run(board: LivenessBoard, stop: StopFlag) {
@@ -54,10 +56,11 @@ public struct LivenessMonitor: Sendable {
                 nextProbe = max(nextProbe + interval, now)
             }
             for (callID, probe) in outstanding {
-                if now - probe.sentAt > timeout {
-                    board.stall(at: now, reason: "an OPTIONS probe was not answered within \(timeout) s")
-                    // Kept a while: a late answer still ends the stall.
+                if probe.expired {
                     if now - probe.sentAt > 32 { outstanding[callID] = nil }
+                } else if now - probe.sentAt > timeout {
+                    board.stall(at: now, reason: "an OPTIONS probe was not answered within the probe timeout")
+                    outstanding[callID]?.expired = true
                 } else if now >= probe.nextRetransmission {
                     socket.send(probe.bytes)
                     board.probeRetransmitted()
@@ -65,7 +68,7 @@ public struct LivenessMonitor: Sendable {
                     outstanding[callID]?.backoff = probe.backoff * 2
                 }
             }
-            let deadlines = [nextProbe] + outstanding.values.map { min($0.nextRetransmission, $0.sentAt + timeout) }
+            let deadlines = [nextProbe] + outstanding.values.filter { !$0.expired }.map { min($0.nextRetransmission, $0.sentAt + timeout) }
             let wait = min(max(0, (deadlines.min() ?? nextProbe) - MonotonicClock.now()), 0.05)
             switch socket.receive(timeout: wait) {
             case .datagram(let bytes):
