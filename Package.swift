@@ -39,11 +39,17 @@ let package = Package(
             name: "CSofiaShim",
             dependencies: ["CSofiaSIP"]
         ),
+        // Sofia's user agent API for the test phones: linked by tests only.
+        .target(
+            name: "CSofiaTestShim",
+            dependencies: ["CSofiaSIP", "CSofiaShim"],
+            path: "Tests/CSofiaTestShim"
+        ),
         // Swift view of Sofia-SIP: the loop and its executor, the agent, messages.
         .target(
             name: "SIPCore",
             dependencies: [
-                "CSofiaSIP", "CSofiaShim",
+                "Model", "CSofiaSIP", "CSofiaShim",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -60,6 +66,7 @@ let package = Package(
             dependencies: [
                 "Model",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         // SQLite schema, migrations, user and binding stores, group commit.
@@ -129,6 +136,8 @@ let package = Package(
             dependencies: [
                 "SIPWake", "Model", "Ports", "Config", "Storage", "Registrar", "SIPCore", "PushSink",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -190,7 +199,7 @@ let package = Package(
             path: "Tools/sip-flood"
         ),
         .testTarget(name: "RegistrarTests", dependencies: ["Registrar", "Model"]),
-        .testTarget(name: "SIPCoreTests", dependencies: ["SIPCore", "CSofiaSIP"]),
+        .testTarget(name: "SIPCoreTests", dependencies: ["SIPCore", "Model", "CSofiaSIP"]),
         .testTarget(name: "AttackToolTests", dependencies: ["SIPFuzz", "SIPFlood", "SIPAttackSupport"]),
         .testTarget(
             name: "StorageTests",
@@ -198,6 +207,7 @@ let package = Package(
                 "Model", "Storage", "Registrar",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
@@ -207,10 +217,18 @@ let package = Package(
             dependencies: [
                 "Push", "PushSink",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "SIPWakeTests", dependencies: ["SIPWake", "Model", "Registrar", "Config", "Forking"]),
+        .testTarget(
+            name: "SIPWakeTests",
+            dependencies: [
+                "SIPWake", "SIPCore", "Model", "Registrar", "Config", "Forking",
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
         .testTarget(
             name: "APITests",
             dependencies: [
@@ -218,12 +236,13 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "SIPCore", "Model", "Registrar", "Storage", "Config", "CSofiaSIP", "CSofiaShim", "PushSink",
+                "SIPCore", "Model", "Registrar", "Storage", "Config", "CSofiaSIP", "CSofiaShim", "CSofiaTestShim", "PushSink",
                 "SIPFuzz", "SIPAttackSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

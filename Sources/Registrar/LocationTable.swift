@@ -1,4 +1,5 @@
 import Foundation
+import HeapModule
 import Model
 
 /// The in-memory location service (RFC 3261 §10.3): AOR → bindings.
@@ -9,7 +10,7 @@ import Model
 /// bindings, whatever the size of the table.
 public struct LocationTable {
     private var bindingsByAOR: [String: [BindingKey: Binding]] = [:]
-    private var expiries = ExpiryHeap()
+    private var expiries = Heap<BindingExpiry>()
     public private(set) var count: Int = 0
 
     public init() {}
@@ -113,7 +114,7 @@ public struct LocationTable {
         let previous = bindingsByAOR[binding.aor, default: [:]].updateValue(binding, forKey: key)
         if previous == nil { count += 1 }
         if previous?.expiresAt != binding.expiresAt {
-            expiries.push(.init(expiresAt: binding.expiresAt, aor: binding.aor, key: key))
+            expiries.insert(BindingExpiry(expiresAt: binding.expiresAt, aor: binding.aor, key: key))
         }
         compactExpiriesIfNeeded()
     }
@@ -131,13 +132,13 @@ public struct LocationTable {
     /// the table, at an amortised O(1) per refresh.
     private mutating func compactExpiriesIfNeeded() {
         guard expiries.count > 2 * count + 1024 else { return }
-        var entries: [ExpiryHeap.Entry] = []
+        var entries: [BindingExpiry] = []
         entries.reserveCapacity(count)
         for (aor, byKey) in bindingsByAOR {
             for (key, binding) in byKey {
-                entries.append(.init(expiresAt: binding.expiresAt, aor: aor, key: key))
+                entries.append(BindingExpiry(expiresAt: binding.expiresAt, aor: aor, key: key))
             }
         }
-        expiries.rebuild(entries)
+        expiries = Heap(entries)
     }
 }

@@ -52,11 +52,11 @@ public final class ConnectionTable {
         return id
     }
 
-    /// The live transport for a connection number, nil once it has closed.
-    public func transport(for id: UInt64) -> OpaquePointer? {
+    /// The live connection for a connection number, nil once it has closed.
+    public func connection(for id: UInt64) -> SIPConnection? {
         guard let entry = entries[id] else { return nil }
         if tport_is_closed(entry.tport) != 0 || tport_is_shutdown(entry.tport) != 0 { return nil }
-        return entry.tport
+        return SIPConnection(tport: entry.tport)
     }
 
     /// Call about once a second. Closes connections that lost framing,

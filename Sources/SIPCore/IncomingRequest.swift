@@ -1,5 +1,6 @@
 import CSofiaSIP
 import CSofiaShim
+import Model
 
 /// A request as Sofia parsed it, and, once it needs one, its server
 /// transaction (`nta_incoming_t`).
@@ -21,7 +22,7 @@ import CSofiaShim
 /// thread only.
 public final class IncomingRequest {
     public let message: SIPMessage
-    public let source: RequestSource
+    public let source: BindingSource
     private var irq: OpaquePointer?
     private let agent: OpaquePointer
     private let requestMsg: OpaquePointer
@@ -61,11 +62,11 @@ public final class IncomingRequest {
         self.loop = loop
         let tport = nta_incoming_transport(agent, nil, msg)
         self.transport = tport
-        var transportName = "udp"
+        var transport = SIPTransport.udp
         var connectionID: UInt64?
         if let tport {
             if let name = tport_name(tport), let proto = name.pointee.tpn_proto {
-                transportName = String(cString: proto).lowercased()
+                transport = SIPTransport(rawValue: String(cString: proto).lowercased()) ?? .udp
             }
             if tport_is_stream(tport) != 0 {
                 connectionID = connections.id(for: tport)
@@ -75,13 +76,12 @@ public final class IncomingRequest {
         var port = 0
         if let info = msg_addrinfo(msg), let addr = info.pointee.ai_addr {
             let sa = UnsafeRawPointer(addr).assumingMemoryBound(to: sockaddr.self)
-            if let (h, p) = RequestSource.address(sa, length: socklen_t(info.pointee.ai_addrlen)) {
+            if let (h, p) = SocketAddress.hostAndPort(sa, length: socklen_t(info.pointee.ai_addrlen)) {
                 host = h
                 port = p
             }
         }
-        self.source = RequestSource(transport: transportName, host: host, port: port,
-                                    connectionID: connectionID)
+        self.source = BindingSource(transport: transport, host: host, port: port, connectionID: connectionID)
     }
 
     deinit {
@@ -89,7 +89,7 @@ public final class IncomingRequest {
             nta_incoming_bind(irq, nil, nil)
             cancelHandler.release()
         }
-        if finalStatus == nil && !isDropped && message.methodKind != sip_method_ack {
+        if finalStatus == nil && !isDropped && message.methodKind != .ack {
             replyStateless(500, "Server Internal Error")
         }
         let irq = self.irq
@@ -108,7 +108,7 @@ public final class IncomingRequest {
     @discardableResult
     public func beginTransaction() -> Bool {
         if irq != nil { return true }
-        guard finalStatus == nil, !isDropped, message.methodKind != sip_method_ack else { return false }
+        guard finalStatus == nil, !isDropped, message.methodKind != .ack else { return false }
         let tags = SofiaTagList()
         if let transport { tags.pointer(swk_tag_ntatag_tport(), transport) }
         // nta takes a reference of its own to the message.
@@ -138,7 +138,7 @@ public final class IncomingRequest {
     public func replyStateless(_ status: Int, _ phrase: String? = nil, tags: SofiaTagList = SofiaTagList()) {
         guard finalStatus == nil, !isDropped else { return }
         if irq != nil { return reply(status, phrase, tags: tags) }
-        guard message.methodKind != sip_method_ack else { return }
+        guard message.methodKind != .ack else { return }
         if let transport { tags.pointer(swk_tag_ntatag_tport(), transport) }
         tags.withTags { list in
             // nta takes (and frees) a reference of its own to the request.

@@ -131,7 +131,7 @@ public final class SIPAgent {
         }
         handler.onRequest(request)
         if request.finalStatus == nil && !request.isDropped && !request.waitsWithoutTransaction
-            && request.message.methodKind != sip_method_ack {
+            && request.message.methodKind != .ack {
             request.beginTransaction()
         }
     }
@@ -139,29 +139,29 @@ public final class SIPAgent {
     /// Sends a request (see `OutgoingRequest.send`). Returns false when it
     /// could not be sent.
     @discardableResult
-    public func sendRequest(tags: SofiaTagList, route: String, transport: OpaquePointer?,
+    public func sendRequest(tags: SofiaTagList, route: String, connection: SIPConnection?,
                             onFinal: @escaping (Int) -> Void) -> Bool {
         guard let agent else { return false }
         return OutgoingRequest.send(agent: agent, loop: loop, tags: tags, route: route,
-                                    transport: transport, onFinal: onFinal)
+                                    transport: connection?.tport, onFinal: onFinal)
     }
 
     /// Forwards a request through a new client transaction (a proxy branch).
     /// Returns nil when Sofia refused it; `onResponse` is never called then.
-    public func fork(_ request: ForwardedRequest, route: String, transport: OpaquePointer?,
+    public func fork(_ request: ForwardedRequest, route: String, connection: SIPConnection?,
                      onResponse: @escaping (Int, SIPResponse?) -> Void) -> ProxyBranch? {
         guard let agent else { return nil }
         return ProxyBranch.send(agent: agent, loop: loop, request: request, route: route,
-                                transport: transport, onResponse: onResponse)
+                                transport: connection?.tport, onResponse: onResponse)
     }
 
     /// Forwards a request statelessly (RFC 3261 §16.11): the ACK of a 2xx,
     /// which is a transaction of its own. Sofia adds the Via.
     @discardableResult
-    public func forwardStateless(_ request: ForwardedRequest, route: String, transport: OpaquePointer?) -> Bool {
+    public func forwardStateless(_ request: ForwardedRequest, route: String, connection: SIPConnection?) -> Bool {
         guard let agent, let msg = request.take() else { return false }
         let tags = SofiaTagList()
-        if let transport { tags.pointer(swk_tag_ntatag_tport(), transport) }
+        if let connection { tags.pointer(swk_tag_ntatag_tport(), connection.tport) }
         return tags.withTags { list in
             route.withCString { swk_nta_msg_tsend(agent, msg, swk_url_string($0), list) }
         } >= 0

@@ -1,14 +1,14 @@
+import Model
+
 /// One address the SIP agent listens on.
 public struct SIPListener: Sendable, Equatable {
-    public enum Transport: String, Sendable { case udp, tcp, tls }
-
-    public var transport: Transport
+    public var transport: SIPTransport
     public var host: String
     public var port: Int
     /// For TLS: a directory holding Sofia's `agent.pem` (key and certificate).
     public var certificateDirectory: String?
 
-    public init(transport: Transport, host: String, port: Int, certificateDirectory: String? = nil) {
+    public init(transport: SIPTransport, host: String, port: Int, certificateDirectory: String? = nil) {
         self.transport = transport
         self.host = host
         self.port = port

@@ -19,7 +19,9 @@ public struct SIPMessage {
         sip.pointee.sip_request.flatMap { SofiaText.string($0.pointee.rq_method_name) }
     }
 
-    public var methodKind: sip_method_t? { sip.pointee.sip_request?.pointee.rq_method }
+    public var methodKind: SIPMethod? {
+        sip.pointee.sip_request.map { SIPMethod(sofia: $0.pointee.rq_method, name: SofiaText.string($0.pointee.rq_method_name)) }
+    }
 
     public var requestURI: SIPURI? {
         guard let rq = sip.pointee.sip_request else { return nil }

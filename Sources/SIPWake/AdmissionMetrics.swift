@@ -2,9 +2,13 @@ import Metrics
 
 /// Requests dropped unanswered by the flood check, by why.
 struct AdmissionMetrics {
-    let sourceLimit = Counter(label: "sipwake_sip_dropped_total", dimensions: [("reason", "source-limit")])
-    let globalLimit = Counter(label: "sipwake_sip_dropped_total", dimensions: [("reason", "global-limit")])
-    let overload = Counter(label: "sipwake_sip_dropped_total", dimensions: [("reason", "overload")])
+    let sourceLimit, globalLimit, overload: Counter
+
+    init(factory: any MetricsFactory) {
+        sourceLimit = Counter(label: "sipwake_sip_dropped_total", dimensions: [("reason", "source-limit")], factory: factory)
+        globalLimit = Counter(label: "sipwake_sip_dropped_total", dimensions: [("reason", "global-limit")], factory: factory)
+        overload = Counter(label: "sipwake_sip_dropped_total", dimensions: [("reason", "overload")], factory: factory)
+    }
 
     func count(_ decision: RequestAdmission.Decision) {
         switch decision {

@@ -43,12 +43,12 @@ final class BindingKeepalive {
             .cseq(1, "OPTIONS")
             .maxForwards(70)
         for value in route.routeHeaders { tags.header("Route", value) }
-        let transport = route.connectionID.flatMap { agent.connections.transport(for: $0) }
+        let connection = route.connectionID.flatMap { agent.connections.connection(for: $0) }
         let aor = binding.aor
         let contact = binding.contact
         let logger = self.logger
         let failed = self.failed
-        let accepted = agent.sendRequest(tags: tags, route: route.nextHop, transport: transport) { status in
+        let accepted = agent.sendRequest(tags: tags, route: route.nextHop, connection: connection) { status in
             // Any answer, even 4xx, proves the device and its NAT mapping are there.
             if status == 408 || status == 503 {
                 failed.increment()

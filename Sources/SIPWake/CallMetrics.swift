@@ -2,18 +2,27 @@ import Metrics
 
 /// What the forking proxy counts and times.
 struct CallMetrics {
-    let calls = Counter(label: "sipwake_calls_total")
-    let rejected = Counter(label: "sipwake_calls_rejected_total")
-    let branches = Counter(label: "sipwake_branches_total")
-    let branchFailures = Counter(label: "sipwake_branch_failures_total")
-    let pushes = Counter(label: "sipwake_pushes_total")
-    let pushFailures = Counter(label: "sipwake_push_failures_total")
-    let messageFailures = Counter(label: "sipwake_missed_call_message_failures_total")
-    let forwarded = Counter(label: "sipwake_dialog_requests_forwarded_total")
+    let calls, rejected, branches, branchFailures, pushes, pushFailures, messageFailures, forwarded: Counter
     /// INVITE received → its branches sent.
-    let forkLatency = Timer(label: "sipwake_call_fork_seconds")
+    let forkLatency: Timer
     /// INVITE received → its pushes handed to the HTTP client.
-    let pushLatency = Timer(label: "sipwake_call_push_seconds")
+    let pushLatency: Timer
     /// REGISTER received → the late branch sent.
-    let lateForkLatency = Timer(label: "sipwake_late_fork_seconds")
+    let lateForkLatency: Timer
+
+    /// `factory` is the metrics backend `serve` set up; by default the one
+    /// bootstrapped for the process.
+    init(factory: any MetricsFactory = MetricsSystem.factory) {
+        calls = Counter(label: "sipwake_calls_total", factory: factory)
+        rejected = Counter(label: "sipwake_calls_rejected_total", factory: factory)
+        branches = Counter(label: "sipwake_branches_total", factory: factory)
+        branchFailures = Counter(label: "sipwake_branch_failures_total", factory: factory)
+        pushes = Counter(label: "sipwake_pushes_total", factory: factory)
+        pushFailures = Counter(label: "sipwake_push_failures_total", factory: factory)
+        messageFailures = Counter(label: "sipwake_missed_call_message_failures_total", factory: factory)
+        forwarded = Counter(label: "sipwake_dialog_requests_forwarded_total", factory: factory)
+        forkLatency = Timer(label: "sipwake_call_fork_seconds", factory: factory)
+        pushLatency = Timer(label: "sipwake_call_push_seconds", factory: factory)
+        lateForkLatency = Timer(label: "sipwake_late_fork_seconds", factory: factory)
+    }
 }

@@ -1,4 +1,3 @@
-import CSofiaSIP
 import Forking
 import Foundation
 import Logging
@@ -288,12 +287,12 @@ final class CallProxy {
             .encoded(callID: callID, secret: settings.tokenSecret)
         request.prependRecordRoutes([
             settings.recordRoute(transport: binding.source.transport, token: calleeToken),
-            settings.recordRoute(transport: SIPTransport(rawValue: call.request.source.transport) ?? .udp,
+            settings.recordRoute(transport: call.request.source.transport,
                                  token: call.callerToken),
         ])
-        let transport = route.connectionID.flatMap { agent.connections.transport(for: $0) }
+        let connection = route.connectionID.flatMap { agent.connections.connection(for: $0) }
         let key = call.key
-        let branch = agent.fork(request, route: route.nextHop, transport: transport) { [weak self] status, response in
+        let branch = agent.fork(request, route: route.nextHop, connection: connection) { [weak self] status, response in
             self?.branchResponse(key, id, status: status, response: response)
         }
         if let branch {
@@ -395,9 +394,9 @@ final class CallProxy {
             .header("X-Push-ID", call.pairingID)
             .header("Content-Type", "application/x-acro-missed-call")
         for value in route.routeHeaders { tags.header("Route", value) }
-        let transport = route.connectionID.flatMap { agent.connections.transport(for: $0) }
+        let connection = route.connectionID.flatMap { agent.connections.connection(for: $0) }
         let metrics = self.metrics
-        let sent = agent.sendRequest(tags: tags, route: route.nextHop, transport: transport) { status in
+        let sent = agent.sendRequest(tags: tags, route: route.nextHop, connection: connection) { status in
             if status >= 300 { metrics.messageFailures.increment() }
         }
         if !sent { metrics.messageFailures.increment() }
@@ -419,10 +418,8 @@ final class CallProxy {
             || uri == "sip:\(host);lr" || uri.hasPrefix("sip:\(host);")
     }
 
-    static func flow(of source: RequestSource, trusted: Bool) -> BindingSource? {
-        guard !trusted, let transport = SIPTransport(rawValue: source.transport) else { return nil }
-        return BindingSource(transport: transport, host: source.host, port: source.port,
-                             connectionID: source.connectionID)
+    static func flow(of source: BindingSource, trusted: Bool) -> BindingSource? {
+        trusted ? nil : source
     }
 
     static func unquote(_ s: String) -> String {

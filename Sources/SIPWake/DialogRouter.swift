@@ -1,4 +1,3 @@
-import CSofiaSIP
 import Foundation
 import Logging
 import Model
@@ -33,7 +32,7 @@ final class DialogRouter {
     /// Forwards a request that carries this proxy's Route entries.
     func forwardInDialog(_ request: IncomingRequest) {
         let message = request.message
-        let isACK = message.methodKind == sip_method_ack
+        let isACK = message.methodKind == .ack
         guard let copy = request.forwardCopy() else { return fail(request, 500, "Server Internal Error") }
         let callID = message.callID ?? ""
         var tokens: [RecordRouteToken] = []
@@ -51,7 +50,7 @@ final class DialogRouter {
         // Toward the side the request did not come from.
         let flow = tokens.compactMap(\.flow).first { !Self.matches($0, request.source) }
         let nextHop: String
-        var transport: OpaquePointer?
+        var connection: SIPConnection?
         var namedByRequest = true
         if let route = copy.routes.first {
             nextHop = BindingRoute.uri(ofNameAddr: route)
@@ -59,7 +58,7 @@ final class DialogRouter {
             namedByRequest = false
             let host = flow.host.contains(":") ? "[\(flow.host)]" : flow.host
             nextHop = "sip:\(host):\(flow.port);transport=\(flow.transport.rawValue)"
-            transport = flow.connectionID.flatMap { agent?.connections.transport(for: $0) }
+            connection = flow.connectionID.flatMap { agent?.connections.connection(for: $0) }
         } else if let uri = message.requestURI {
             nextHop = uri.description
         } else {
@@ -73,7 +72,7 @@ final class DialogRouter {
                 "source": "\(request.source.host)", "next-hop": "\(nextHop)", "call-id": "\(callID)"])
             return fail(request, 403, "Relaying Forbidden")
         }
-        forward(request, copy, nextHop: nextHop, transport: transport, stateless: isACK)
+        forward(request, copy, nextHop: nextHop, connection: connection, stateless: isACK)
     }
 
     /// A new call from an authenticated phone to a destination that is not a
@@ -90,24 +89,24 @@ final class DialogRouter {
         let outboundTransport = Self.transport(of: outboundProxy)
         copy.prependRecordRoutes([
             settings.recordRoute(transport: outboundTransport, token: pbxSide),
-            settings.recordRoute(transport: SIPTransport(rawValue: request.source.transport) ?? .udp, token: phoneSide),
+            settings.recordRoute(transport: request.source.transport, token: phoneSide),
         ])
         request.reply(100, "Trying")
-        forward(request, copy, nextHop: outboundProxy, transport: nil, stateless: false)
+        forward(request, copy, nextHop: outboundProxy, connection: nil, stateless: false)
     }
 
     private func forward(_ request: IncomingRequest, _ copy: ForwardedRequest, nextHop: String,
-                         transport: OpaquePointer?, stateless: Bool) {
+                         connection: SIPConnection?, stateless: Bool) {
         guard let agent else { return fail(request, 503, "Service Unavailable") }
         metrics.forwarded.increment()
         if stateless {
-            if !agent.forwardStateless(copy, route: nextHop, transport: transport) {
+            if !agent.forwardStateless(copy, route: nextHop, connection: connection) {
                 logger.debug("ack not forwarded", metadata: ["next-hop": "\(nextHop)"])
             }
             return
         }
         let key = ObjectIdentifier(request)
-        let branch = agent.fork(copy, route: nextHop, transport: transport) { [weak self] status, response in
+        let branch = agent.fork(copy, route: nextHop, connection: connection) { [weak self] status, response in
             guard let self, let entry = self.inFlight[key] else { return }
             if let response { entry.request.relay(response) } else if status >= 200 { entry.request.reply(status) }
             if status >= 200 {
@@ -125,7 +124,7 @@ final class DialogRouter {
     }
 
     private func fail(_ request: IncomingRequest, _ status: Int, _ phrase: String) {
-        if request.message.methodKind != sip_method_ack { request.reply(status, phrase) }
+        if request.message.methodKind != .ack { request.reply(status, phrase) }
     }
 
     static func tokenValue(_ route: String) -> String? {
@@ -136,9 +135,9 @@ final class DialogRouter {
         return String(rest[..<end])
     }
 
-    static func matches(_ flow: BindingSource, _ source: RequestSource) -> Bool {
+    static func matches(_ flow: BindingSource, _ source: BindingSource) -> Bool {
         if let connection = flow.connectionID, let other = source.connectionID { return connection == other }
-        return flow.transport.rawValue == source.transport && flow.host == source.host && flow.port == source.port
+        return flow.transport == source.transport && flow.host == source.host && flow.port == source.port
     }
 
     static func transport(of uri: String) -> SIPTransport {

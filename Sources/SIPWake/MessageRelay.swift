@@ -1,4 +1,3 @@
-import CSofiaSIP
 import Forking
 import Foundation
 import Logging
@@ -56,8 +55,8 @@ final class MessageRelay {
             }
             let route = BindingRoute(binding)
             copy.prependRoutes(route.routeHeaders)
-            let transport = route.connectionID.flatMap { agent.connections.transport(for: $0) }
-            let branch = agent.fork(copy, route: route.nextHop, transport: transport) { [weak self] status, response in
+            let connection = route.connectionID.flatMap { agent.connections.connection(for: $0) }
+            let branch = agent.fork(copy, route: route.nextHop, connection: connection) { [weak self] status, response in
                 self?.response(key, id, status: status, response: response)
             }
             if let branch {

@@ -10,7 +10,7 @@ enum RegisterRequestReader {
         var phrase: String
     }
 
-    static func read(_ message: SIPMessage, aor: String, source: RequestSource) -> Result<RegisterRequest, Rejection> {
+    static func read(_ message: SIPMessage, aor: String, source: BindingSource) -> Result<RegisterRequest, Rejection> {
         guard let callID = message.callID, let cseq = message.cseq else {
             return .failure(Rejection(status: 400, phrase: "Missing Call-ID or CSeq"))
         }
@@ -43,12 +43,10 @@ enum RegisterRequestReader {
             }
             specs.append(spec)
         }
-        let transport = SIPTransport(rawValue: source.transport) ?? .udp
         return .success(RegisterRequest(
             aor: aor, callID: callID, cseq: cseq, expiresHeader: message.expires,
             contacts: specs, isWildcard: isWildcard, path: message.path,
-            source: BindingSource(transport: transport, host: source.host, port: source.port,
-                                  connectionID: source.connectionID),
+            source: source,
             userAgent: message.userAgent))
     }
 

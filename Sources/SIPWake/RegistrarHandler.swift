@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import Model
 import Registrar
 import SIPCore
@@ -20,7 +21,7 @@ final class RegistrarHandler {
     private let authenticator: SIPAuthenticator
     private let writer: BindingWriter
     private let logger: Logger
-    private let metrics = RegistrarMetrics()
+    private let metrics: RegistrarMetrics
     private let clock: @Sendable () -> Date
     /// Runs a closure back on the SIP loop, inside the owning actor.
     private let resume: @Sendable (@escaping @Sendable (RegistrarHandler) -> Void) -> Void
@@ -45,12 +46,13 @@ final class RegistrarHandler {
     }
 
     init(settings: RegistrarSettings, authenticator: SIPAuthenticator, writer: BindingWriter, logger: Logger,
-         clock: @escaping @Sendable () -> Date,
+         metrics: any MetricsFactory, clock: @escaping @Sendable () -> Date,
          resume: @escaping @Sendable (@escaping @Sendable (RegistrarHandler) -> Void) -> Void) {
         self.settings = settings
         self.authenticator = authenticator
         self.writer = writer
         self.logger = logger
+        self.metrics = RegistrarMetrics(factory: metrics)
         self.clock = clock
         self.resume = resume
     }
@@ -105,11 +107,10 @@ final class RegistrarHandler {
         }
         let aor = user.lowercased()
 
-        if settings.authEnabled && !settings.isTrusted(request.source.host) {
-            guard authenticator.authenticate(request, kind: .registrar, expectedUser: aor, retry: { [weak self] in
-                self?.handle(request)
-            }) != nil else { return }
+        let auth = authenticator.check(request, kind: .registrar, expectedUser: aor) { [weak self] in
+            self?.handle(request)
         }
+        guard auth != .handled else { return }
         guard checkPath(request) else { return }
         register(request, aor: aor)
     }
@@ -198,14 +199,17 @@ final class RegistrarHandler {
             table.apply(inverse)
             track(inverse)
             metrics.persistFailed.increment()
-            logger.error("binding not persisted", metadata: ["aor": "\(parked.aor)", "error": "\(failure)"])
+            logger.error("binding not persisted", metadata: [
+                "sip.aor": "\(parked.aor)", "sip.call_id": "\(parked.request.message.callID ?? "")", "error": "\(failure)"])
             parked.request.reply(500, "Binding Not Stored", tags: SofiaTagList().header("Retry-After", "5"))
             return
         }
         metrics.accepted.increment()
         logger.debug("register accepted", metadata: [
-            "aor": "\(parked.aor)", "bindings": "\(parked.bindings.count)",
-            "source": "\(parked.request.source.transport):\(parked.request.source.host):\(parked.request.source.port)"])
+            "sip.aor": "\(parked.aor)", "sip.call_id": "\(parked.request.message.callID ?? "")",
+            "bindings.count": "\(parked.bindings.count)",
+            "client.address": "\(parked.request.source.host)", "client.port": "\(parked.request.source.port)",
+            "client.transport": "\(parked.request.source.transport.rawValue)"])
         replyOK(parked.request, bindings: parked.bindings, wantsOutbound: parked.wantsOutbound, now: clock())
     }
 
@@ -223,8 +227,9 @@ final class RegistrarHandler {
 
     private func reject(_ request: IncomingRequest, _ status: Int, _ phrase: String) {
         metrics.rejected.increment()
-        logger.debug("register rejected", metadata: ["status": "\(status)", "reason": "\(phrase)",
-                                                     "source": "\(request.source.host)"])
+        logger.debug("register rejected", metadata: [
+            "sip.status": "\(status)", "sip.reason": "\(phrase)", "sip.call_id": "\(request.message.callID ?? "")",
+            "client.address": "\(request.source.host)"])
         request.replyStateless(status, phrase)
     }
 
@@ -239,7 +244,7 @@ final class RegistrarHandler {
         metrics.expired.increment(by: changes.count)
         metrics.bindings.record(table.count)
         let logger = self.logger
-        logger.debug("bindings expired", metadata: ["count": "\(changes.count)"])
+        logger.debug("bindings expired", metadata: ["bindings.count": "\(changes.count)"])
         writer.submit(changes) { result in
             if case .failure(let error) = result {
                 logger.error("expired bindings not removed from disk", metadata: ["error": "\(error)"])

@@ -1,6 +1,6 @@
-import CSofiaSIP
 import Foundation
 import Logging
+import Metrics
 import Model
 import Registrar
 import SIPCore
@@ -16,6 +16,9 @@ import Storage
 /// nonce uses (`NonceTracker`: a replayed request is refused), and the
 /// guessing limits (`AuthFailureLimiter`). Challenges and refusals are sent
 /// statelessly, so a stranger's request leaves nothing behind.
+///
+/// Requests from a trusted peer, and every request when authentication is
+/// off, go on unchallenged (`check`).
 ///
 /// | # | request | answer |
 /// |---|---|---|
@@ -41,12 +44,13 @@ final class SIPAuthenticator {
     private var nonceUses: NonceTracker
     private var limiter: AuthFailureLimiter
     private let realm: String
-    private let directory: UserDirectory
+    private let settings: RegistrarSettings
+    /// Asks for a user to be looked up off the loop; the answer comes back
+    /// through `userLoaded`.
+    private let lookUp: (String) -> Void
     private let logger: Logger
-    private let metrics = AuthMetrics()
+    private let metrics: AuthMetrics
     private let clock: @Sendable () -> Date
-    /// Runs a closure back on the SIP loop.
-    private let resume: @Sendable (@escaping @Sendable (SIPAuthenticator) -> Void) -> Void
     /// Names looked up and not found since the users table last changed: a
     /// flood of requests with made-up names costs one lookup per name.
     private var unknownUsers: Set<String> = []
@@ -58,9 +62,9 @@ final class SIPAuthenticator {
     /// Told the source address of every request that authenticated.
     var onAuthenticated: ((String) -> Void)?
 
-    init(settings: RegistrarSettings, directory: UserDirectory, logger: Logger,
-         clock: @escaping @Sendable () -> Date,
-         resume: @escaping @Sendable (@escaping @Sendable (SIPAuthenticator) -> Void) -> Void) {
+    init(settings: RegistrarSettings, lookUp: @escaping (String) -> Void, logger: Logger,
+         metrics: any MetricsFactory, clock: @escaping @Sendable () -> Date) {
+        self.settings = settings
         realm = settings.realm
         digest = DigestAuthenticator(
             realm: settings.realm, algorithms: settings.algorithms,
@@ -68,10 +72,10 @@ final class SIPAuthenticator {
                                 realm: settings.realm))
         nonceUses = NonceTracker(maxUses: settings.nonceMaxUses, startedAt: clock())
         limiter = AuthFailureLimiter(limits: settings.failureLimits)
-        self.directory = directory
+        self.lookUp = lookUp
         self.logger = logger
+        self.metrics = AuthMetrics(factory: metrics)
         self.clock = clock
-        self.resume = resume
     }
 
     // MARK: Users
@@ -88,13 +92,40 @@ final class SIPAuthenticator {
 
     // MARK: Authentication
 
+    /// What became of a request `check` was given.
+    enum Outcome: Equatable {
+        /// Authentication is off, or the request comes from a trusted peer.
+        case trusted
+        /// The credentials are good: the (lower-cased) username.
+        case authenticated(String)
+        /// Answered (challenge, refusal), or parked while its user is looked up.
+        case handled
+    }
+
+    /// True when requests from this source go on without credentials:
+    /// authentication is off, or the source is a trusted peer.
+    func isTrusted(_ source: BindingSource) -> Bool {
+        !settings.authEnabled || settings.isTrusted(source.host)
+    }
+
+    /// Authenticates a request unless its source is trusted (`isTrusted`);
+    /// see `authenticate` for the rest.
+    func check(_ request: IncomingRequest, kind: Kind, expectedUser: String?,
+               retry: @escaping () -> Void) -> Outcome {
+        if isTrusted(request.source) { return .trusted }
+        guard let user = authenticate(request, kind: kind, expectedUser: expectedUser, retry: retry) else {
+            return .handled
+        }
+        return .authenticated(user)
+    }
+
     /// The authenticated (lower-cased) username, or nil once the request has
     /// been answered, or parked while its user is looked up: `retry` then
     /// runs on the loop when the lookup is done, to handle it from the top.
     /// `expectedUser` is the user the request must act for (REGISTER: the To
     /// user; a call: the From user).
-    func authenticate(_ request: IncomingRequest, kind: Kind, expectedUser: String?,
-                      retry: @escaping () -> Void) -> String? {
+    private func authenticate(_ request: IncomingRequest, kind: Kind, expectedUser: String?,
+                              retry: @escaping () -> Void) -> String? {
         let message = request.message
         let all = kind == .registrar ? message.digestAuthorizations : message.digestProxyAuthorizations
         let parameters = all.first { ($0["realm"] ?? "") == realm } ?? all.first
@@ -189,9 +220,6 @@ final class SIPAuthenticator {
         }
     }
 
-    /// Parks the request, without a transaction, until the user is looked
-    /// up: most such requests come from strangers and end in a stateless
-    /// challenge, which must not leave a transaction retransmitting it.
     /// A digest username as the log shows it: as sent when it is a valid
     /// user name, "-" otherwise. The username is the client's to choose, and
     /// one with spaces could forge the `client.address` fail2ban reads.
@@ -199,6 +227,9 @@ final class SIPAuthenticator {
         UserStore.isValidUsername(username) ? username : "-"
     }
 
+    /// Parks the request, without a transaction, until the user is looked
+    /// up: most such requests come from strangers and end in a stateless
+    /// challenge, which must not leave a transaction retransmitting it.
     private func awaitUser(_ name: String, request: IncomingRequest, retry: @escaping () -> Void) {
         let message = request.message
         let key = "\(message.callID ?? "")|\(message.cseq ?? 0)|\(message.method ?? "")|" +
@@ -215,20 +246,16 @@ final class SIPAuthenticator {
             retry()
             // Handled again and still waiting (for its commit, say): from
             // now on retransmissions belong to a transaction.
-            if request.finalStatus == nil && !request.isDropped && request.message.methodKind != sip_method_ack {
+            if request.finalStatus == nil && !request.isDropped && request.message.methodKind != .ack {
                 request.beginTransaction()
             }
         }
-        guard first else { return }
-        let directory = self.directory
-        let resume = self.resume
-        Task {
-            let record = await directory.find(name)
-            resume { authenticator in authenticator.userLoaded(name, record: record) }
-        }
+        if first { lookUp(name) }
     }
 
-    private func userLoaded(_ name: String, record: UserRecord?) {
+    /// The answer to a lookup `lookUp` asked for: the requests waiting for
+    /// that user are handled again.
+    func userLoaded(_ name: String, record: UserRecord?) {
         if let record {
             credentials.insert(record)
         } else {

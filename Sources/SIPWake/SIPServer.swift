@@ -1,6 +1,6 @@
-import CSofiaSIP
 import Foundation
 import Logging
+import Metrics
 import Model
 import Push
 import Registrar
@@ -20,6 +20,10 @@ actor SIPServer: SIPRequestHandler {
     private let logger: Logger
     private let writer: BindingWriter
     private let directory: UserDirectory
+    private let metrics: any MetricsFactory
+    /// Usernames the authenticator wants looked up (`runUserLookups`).
+    private let userLookups: AsyncStream<String>
+    private let userLookupRequests: AsyncStream<String>.Continuation
     private let clock: @Sendable () -> Date
     private var agent: SIPAgent?
     private var authenticator: SIPAuthenticator?
@@ -28,21 +32,19 @@ actor SIPServer: SIPRequestHandler {
     private var dialogs: DialogRouter?
     private var messages: MessageRelay?
     private var admission: RequestAdmission
-    private let admissionMetrics = AdmissionMetrics()
+    private let admissionMetrics: AdmissionMetrics
     private let callSettings: CallProxySettings
     private let tuples: TupleStore
     private let records: CallRecordWriter?
     private let push: PushClient?
     private var keepalive: BindingKeepalive?
-    private var housekeeping: Task<Void, Never>?
-    private var userRefresh: Task<Void, Never>?
 
     static let allowedMethods = "REGISTER, OPTIONS, INVITE, ACK, CANCEL, BYE, UPDATE, INFO, PRACK, MESSAGE"
 
     init(loop: SIPLoop, listeners: [SIPListener], options: SIPAgentOptions, settings: RegistrarSettings,
          writer: BindingWriter, directory: UserDirectory, callSettings: CallProxySettings,
          tuples: TupleStore, records: CallRecordWriter?, push: PushClient?, logger: Logger,
-         clock: @escaping @Sendable () -> Date = { Date() }) {
+         metrics: any MetricsFactory, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.callSettings = callSettings
         self.tuples = tuples
         self.records = records
@@ -53,30 +55,30 @@ actor SIPServer: SIPRequestHandler {
         self.settings = settings
         self.writer = writer
         self.directory = directory
+        self.metrics = metrics
+        self.admissionMetrics = AdmissionMetrics(factory: metrics)
+        (userLookups, userLookupRequests) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         self.logger = logger
         self.clock = clock
         self.admission = RequestAdmission(perSource: settings.maxUnauthenticatedPerSource,
                                           global: settings.maxStatelessPerSecond, now: clock())
     }
 
-    /// Loads the saved state, binds every listener and starts the timers.
+    /// Loads the saved state and binds every listener. The timers and the
+    /// user lookups run in `SIPService`'s task group (`runHousekeeping`,
+    /// `runUserRefresh`, `runUserLookups`).
     func start(bindings: [Binding], users: [UserRecord], usersVersion: Int64) throws {
+        let lookups = userLookupRequests
         let authenticator = SIPAuthenticator(
-            settings: settings, directory: directory, logger: logger, clock: clock,
-            resume: { [loop, weak self] body in
-                loop.execute { [weak self] in
-                    self?.assumeIsolated { server in
-                        if let authenticator = server.authenticator { body(authenticator) }
-                    }
-                }
-            })
+            settings: settings, lookUp: { lookups.yield($0) }, logger: logger, metrics: metrics, clock: clock)
         authenticator.replaceUsers(users, version: usersVersion)
         authenticator.onAuthenticated = { [weak self] source in
             self?.assumeIsolated { server in server.admission.authenticated(source: source, now: server.clock()) }
         }
         self.authenticator = authenticator
         let registrar = RegistrarHandler(
-            settings: settings, authenticator: authenticator, writer: writer, logger: logger, clock: clock,
+            settings: settings, authenticator: authenticator, writer: writer, logger: logger, metrics: metrics,
+            clock: clock,
             resume: { [loop, weak self] body in
                 loop.execute { [weak self] in
                     self?.assumeIsolated { server in
@@ -114,33 +116,47 @@ actor SIPServer: SIPRequestHandler {
         dialogs.agent = agent
         messages.agent = agent
         logger.info("sip listening", metadata: [
-            "listen": "\(listeners.map { "\($0.transport.rawValue):\($0.host):\($0.port)" }.joined(separator: ","))",
-            "bindings": "\(registrar.table.count)", "users": "\(users.count)"])
+            "sip.listen": "\(listeners.map { "\($0.transport.rawValue):\($0.host):\($0.port)" }.joined(separator: ","))",
+            "bindings.count": "\(registrar.table.count)", "users.count": "\(users.count)"])
+    }
 
-        housekeeping = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
-                await self?.tick()
+    // MARK: Timers and lookups (child tasks of `SIPService.run`, cancelled at shutdown)
+
+    /// Once a second: expiry, call timers, keepalives, idle connections.
+    func runHousekeeping() async {
+        while (try? await Task.sleep(for: .seconds(1))) != nil {
+            tick()
+        }
+    }
+
+    /// Twice a second: reloads the users when the users table changed.
+    func runUserRefresh() async {
+        while (try? await Task.sleep(for: .milliseconds(500))) != nil {
+            guard let known = usersVersion else { continue }
+            if let snapshot = try? await directory.snapshot(ifChangedFrom: known) {
+                replaceUsers(snapshot.records, version: snapshot.version)
             }
         }
-        userRefresh = Task { [weak self, directory] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(500))
-                guard let known = await self?.usersVersion else { return }
-                if let snapshot = try? await directory.snapshot(ifChangedFrom: known) {
-                    await self?.replaceUsers(snapshot.records, version: snapshot.version)
-                }
+    }
+
+    /// Looks up the users the authenticator asks for, one at a time, until
+    /// cancelled; each answer goes back to the authenticator on the loop.
+    func runUserLookups() async {
+        await withTaskCancellationHandler {
+            for await name in userLookups {
+                let record = await directory.find(name)
+                authenticator?.userLoaded(name, record: record)
             }
+        } onCancel: { [userLookupRequests] in
+            userLookupRequests.finish()
         }
     }
 
     private var shuttingDown = false
 
-    /// From now on new requests get 503; timers stop.
+    /// From now on new requests get 503.
     func beginShutdown() {
         shuttingDown = true
-        housekeeping?.cancel()
-        userRefresh?.cancel()
     }
 
     /// Returns once the replies queued on the loop so far have run.
@@ -170,8 +186,6 @@ actor SIPServer: SIPRequestHandler {
 
     /// Closes every listener and connection.
     func stop() {
-        housekeeping?.cancel()
-        userRefresh?.cancel()
         if let calls {
             logger.info("call latency", metadata: [
                 "invite-to-forks": "\(calls.forkLatency.summary)",
@@ -208,7 +222,7 @@ actor SIPServer: SIPRequestHandler {
     func handle(_ request: IncomingRequest) {
         let message = request.message
         if shuttingDown {
-            if message.methodKind != sip_method_ack {
+            if message.methodKind != .ack {
                 request.replyStateless(503, "Shutting Down", tags: SofiaTagList().header("Retry-After", "5"))
             }
             return
@@ -216,31 +230,31 @@ actor SIPServer: SIPRequestHandler {
         guard admit(request) else { return }
         if let uri = message.requestURI, !Self.supportedSchemes.contains(uri.scheme.lowercased()) {
             // RFC 3261 §8.2.2.1: a Request-URI scheme the server does not understand.
-            if message.methodKind != sip_method_ack { request.replyStateless(416, "Unsupported URI Scheme") }
+            if message.methodKind != .ack { request.replyStateless(416, "Unsupported URI Scheme") }
             return
         }
         switch message.methodKind {
-        case sip_method_register:
+        case .register:
             registrar?.handle(request)
-        case sip_method_options where message.toTag == nil:
+        case .options where message.toTag == nil:
             answerOptions(request)
-        case sip_method_invite where message.toTag == nil:
+        case .invite where message.toTag == nil:
             routeOutOfDialog(request)
-        case sip_method_message where message.toTag == nil && dialogs?.isRoutedHere(message) != true:
+        case .message where message.toTag == nil && dialogs?.isRoutedHere(message) != true:
             routeOutOfDialog(request)
-        case sip_method_cancel:
+        case .cancel:
             // A CANCEL matching a pending INVITE never gets here (Sofia hands it
             // to that INVITE); this one matches nothing.
             request.replyStateless(481, "Call/Transaction Does Not Exist")
         case _ where dialogs?.isRoutedHere(message) == true:
             dialogs?.forwardInDialog(request)
-        case sip_method_ack:
+        case .ack:
             // The ACK of a response this server sent itself: the transaction ends here.
             break
         default:
             if let uri = message.requestURI, !settings.serves(uri.host) {
                 // Never an open relay: requests for other domains are refused.
-                logger.debug("relay refused", metadata: ["ruri": "\(uri)", "source": "\(request.source.host)"])
+                logger.debug("relay refused", metadata: ["sip.request_uri": "\(uri)", "client.address": "\(request.source.host)"])
                 request.replyStateless(403, "Relaying Forbidden")
             } else {
                 request.replyStateless(501, "Not Implemented", tags: SofiaTagList().header("Allow", Self.allowedMethods))
@@ -271,16 +285,16 @@ actor SIPServer: SIPRequestHandler {
     private func routeOutOfDialog(_ request: IncomingRequest) {
         guard let authenticator, let registrar, let calls, let dialogs, let messages else { return }
         let message = request.message
-        let isInvite = message.methodKind == sip_method_invite
+        let isInvite = message.methodKind == .invite
         guard let uri = message.requestURI else { return request.replyStateless(400, "No Request-URI") }
-        let trusted = !settings.authEnabled || settings.isTrusted(request.source.host)
+        let trusted = authenticator.isTrusted(request.source)
         let local = settings.serves(uri.host)
         // A request to a foreign domain can only come from one of our users
         // (it is then challenged, and relayed once authenticated to the
         // outbound proxy), or from a trusted peer: anything else is refused.
         let fromLocalUser = message.fromURI.map { settings.serves($0.host) } ?? false
         if !trusted && !local && (!fromLocalUser || callSettings.outboundProxy == nil) {
-            logger.debug("relay refused", metadata: ["ruri": "\(uri)", "source": "\(request.source.host)"])
+            logger.debug("relay refused", metadata: ["sip.request_uri": "\(uri)", "client.address": "\(request.source.host)"])
             return request.replyStateless(403, "Relaying Forbidden")
         }
         var caller: String?
@@ -288,7 +302,7 @@ actor SIPServer: SIPRequestHandler {
             // The retry runs on the SIP loop, this actor's executor, after a
             // user lookup: the request never leaves the loop.
             nonisolated(unsafe) let parked = request
-            guard let user = authenticator.authenticate(
+            guard case .authenticated(let user) = authenticator.check(
                 request, kind: .proxy, expectedUser: message.fromURI?.user?.lowercased(),
                 retry: { [weak self] in self?.assumeIsolated { $0.routeOutOfDialog(parked) } })
             else { return }

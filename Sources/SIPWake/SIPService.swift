@@ -1,6 +1,8 @@
 import Config
 import Foundation
 import Logging
+import Metrics
+import Model
 import Push
 import Registrar
 import ServiceLifecycle
@@ -16,12 +18,15 @@ public struct SIPService: Service {
     private let database: SipwakeDatabase
     private let push: PushClient?
     private let logger: Logger
+    private let metrics: any MetricsFactory
     private let ready: (@Sendable () -> Void)?
 
-    /// `push` is the running push client, nil when pushes are off.
+    /// `push` is the running push client, nil when pushes are off;
+    /// `metrics` is where the registrar, authentication and flood counters go.
     public init(config: SipwakeConfig, database: SipwakeDatabase, push: PushClient? = nil, logger: Logger,
-                ready: (@Sendable () -> Void)? = nil) {
+                metrics: any MetricsFactory, ready: (@Sendable () -> Void)? = nil) {
         self.config = config
+        self.metrics = metrics
         self.database = database
         self.push = push
         self.logger = logger
@@ -47,7 +52,7 @@ public struct SIPService: Service {
         defer { tlsDirectory?.remove() }
 
         let listeners = config.sip.listen.map { address in
-            SIPListener(transport: SIPListener.Transport(rawValue: address.transport.rawValue) ?? .udp,
+            SIPListener(transport: SIPTransport(rawValue: address.transport.rawValue) ?? .udp,
                         host: address.host, port: address.port,
                         certificateDirectory: address.transport == .tls ? tlsDirectory?.path : nil)
         }
@@ -70,7 +75,7 @@ public struct SIPService: Service {
             options: SIPAgentOptions(maxMessageSize: config.sip.maxMessageSize),
             settings: settings, writer: writer, directory: UserDirectory(store: userStore),
             callSettings: callSettings, tuples: TupleStore(database: database), records: records, push: push,
-            logger: logger)
+            logger: logger, metrics: metrics)
         do {
             try await server.start(bindings: bindings, users: users, usersVersion: usersVersion)
         } catch {
@@ -81,8 +86,15 @@ public struct SIPService: Service {
         }
         ready?()
 
-        // Runs until SIGTERM/SIGINT (ServiceGroup's graceful shutdown) or cancellation.
-        try? await gracefulShutdown()
+        // Runs until SIGTERM/SIGINT (ServiceGroup's graceful shutdown) or
+        // cancellation; the timers and user lookups end with it.
+        await withDiscardingTaskGroup { group in
+            group.addTask { await server.runHousekeeping() }
+            group.addTask { await server.runUserRefresh() }
+            group.addTask { await server.runUserLookups() }
+            try? await gracefulShutdown()
+            group.cancelAll()
+        }
 
         logger.info("sip shutting down")
         await server.beginShutdown()

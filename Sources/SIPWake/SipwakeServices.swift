@@ -3,6 +3,7 @@ import Config
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
 import Push
 import Registrar
 import ServiceLifecycle
@@ -12,7 +13,9 @@ import Storage
 /// service, the HTTP server (reporter endpoints, admin API, health) when
 /// `[http] listen` is set, and the stale-tuple purge.
 public enum SipwakeServices {
-    public static func make(config: SipwakeConfig, database: SipwakeDatabase, logger: Logger)
+    /// `metrics` is the backend the counters and timers are reported to.
+    public static func make(config: SipwakeConfig, database: SipwakeDatabase, logger: Logger,
+                            metrics: any MetricsFactory)
         -> [ServiceGroupConfiguration.ServiceConfiguration]
     {
         // The group stops services in reverse order: the push client goes
@@ -26,7 +29,8 @@ public enum SipwakeServices {
             services.append(.init(service: client))
             push = client
         }
-        services.append(.init(service: SIPService(config: config, database: database, push: push, logger: logger)))
+        services.append(.init(service: SIPService(config: config, database: database, push: push, logger: logger,
+                                                  metrics: metrics)))
         if let listen = config.http.listen {
             var secret = Array(config.auth.secret.utf8)
             if secret.isEmpty { secret = (0..<32).map { _ in UInt8.random(in: .min ... .max) } }

@@ -1,24 +1,40 @@
+import Dispatch
 import Model
 import Storage
 
-/// Reads users from SQLite off the SIP loop. An actor on the default executor:
-/// the SIP actor awaits it, so disk reads happen on the cooperative pool and
-/// never on the loop thread.
-actor UserDirectory {
+/// Reads users from SQLite off the SIP loop and off Swift's cooperative
+/// threads: each read runs on the directory's own queue, and the caller
+/// awaits its answer, so a slow disk holds up neither SIP nor other tasks.
+struct UserDirectory: Sendable {
     private let store: UserStore
+    private let queue = DispatchQueue(label: "sipwake.users")
 
     init(store: UserStore) {
         self.store = store
     }
 
-    func find(_ username: String) -> UserRecord? {
-        try? store.find(username: username.lowercased())
+    func find(_ username: String) async -> UserRecord? {
+        await onQueue { [store] in try? store.find(username: username.lowercased()) }
     }
 
     /// Every user and the version they were read at, when the version differs from `known`.
-    func snapshot(ifChangedFrom known: Int64) throws -> (records: [UserRecord], version: Int64)? {
-        let version = try store.usersVersion()
-        guard version != known else { return nil }
-        return (try store.list(), version)
+    func snapshot(ifChangedFrom known: Int64) async throws -> (records: [UserRecord], version: Int64)? {
+        try await onQueue { [store] in
+            let version = try store.usersVersion()
+            guard version != known else { return nil }
+            return (try store.list(), version)
+        }
+    }
+
+    private func onQueue<T: Sendable>(_ read: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try read() }) }
+        }
+    }
+
+    private func onQueue<T: Sendable>(_ read: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: read()) }
+        }
     }
 }

@@ -2,6 +2,8 @@ import ArgumentParser
 import Config
 import Glibc
 import Logging
+import Metrics
+import Prometheus
 import NIOCore
 import ServiceLifecycle
 import SIPCore
@@ -30,7 +32,12 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("cannot open database \(config.database.path): \(error)")
         }
-        let services = SipwakeServices.make(config: config, database: database, logger: logger)
+        // Counters and timers go to a Prometheus registry; the process-wide
+        // bootstrap is for libraries that report to `MetricsSystem` themselves.
+        let registry = PrometheusCollectorRegistry()
+        let metrics = PrometheusMetricsFactory(registry: registry)
+        MetricsSystem.bootstrap(metrics)
+        let services = SipwakeServices.make(config: config, database: database, logger: logger, metrics: metrics)
         let group = ServiceGroup(configuration: .init(
             services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],

@@ -144,7 +144,7 @@ final class CLITests: IntegrationTestCase {
             messages.append(object["msg"] as? String ?? "")
             if object["msg"] as? String == "sip listening" {
                 XCTAssertEqual(object["level"] as? String, "info")
-                XCTAssertNotNil(object["listen"] as? String, "metadata becomes fields")
+                XCTAssertNotNil(object["sip.listen"] as? String, "metadata becomes fields")
             }
         }
         XCTAssertTrue(messages.contains("sip listening"), "\(messages)")

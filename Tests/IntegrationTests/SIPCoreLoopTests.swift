@@ -1,5 +1,6 @@
 import CSofiaSIP
 import Foundation
+import Model
 import SIPCore
 import XCTest
 
@@ -9,7 +10,7 @@ actor EchoServer: SIPRequestHandler {
     nonisolated let loop: SIPLoop
     nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
     private var agent: SIPAgent?
-    private(set) var sources: [RequestSource] = []
+    private(set) var sources: [BindingSource] = []
 
     init(loop: SIPLoop) { self.loop = loop }
 
@@ -55,7 +56,7 @@ final class SIPCoreLoopTests: XCTestCase {
             XCTAssertEqual(response.header("X-Echo-Method"), "OPTIONS")
         }
         let sources = await server.sources
-        XCTAssertEqual(sources.map(\.transport), ["udp", "tcp"])
+        XCTAssertEqual(sources.map(\.transport), [.udp, .tcp])
         XCTAssertEqual(sources.map(\.host), ["127.0.0.1", "127.0.0.1"])
         XCTAssertNil(sources[0].connectionID)
         XCTAssertNotNil(sources[1].connectionID)

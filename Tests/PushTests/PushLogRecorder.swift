@@ -1,17 +1,20 @@
+import InMemoryLogging
 import Logging
-import Synchronization
 
 /// Collects what the push client logs, as "level: message metadata".
-final class PushLogRecorder: Sendable {
-    private let lines = Mutex<[String]>([])
+struct PushLogRecorder {
+    private let handler = InMemoryLogHandler()
 
     var logger: Logger {
-        Logger(label: "push-test") { _ in PushLogRecorderHandler(recorder: self) }
+        var logger = Logger(label: "push-test") { [handler] _ in handler }
+        logger.logLevel = .trace
+        return logger
     }
 
-    var recorded: [String] { lines.withLock { $0 } }
-
-    func record(_ line: String) {
-        lines.withLock { $0.append(line) }
+    var recorded: [String] {
+        handler.entries.map { entry in
+            let fields = entry.metadata.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
+            return "\(entry.level): \(entry.message) \(fields)"
+        }
     }
 }

@@ -1,27 +1,15 @@
-import Foundation
+import InMemoryLogging
 import Logging
 
-/// A `LogHandler` that records messages, to check what the writer reported.
-///
-/// `@unchecked Sendable` is safe: the only mutable state, `messages`, is
-/// private and touched only while `lock` is held.
-final class LogCapture: @unchecked Sendable {
-    private let lock = NSLock()
-    private var messages: [String] = []
+/// Records what a writer logs, as "level: message", to check what it reported.
+struct LogCapture {
+    private let handler = InMemoryLogHandler()
 
     var logger: Logger {
-        Logger(label: "sipwake.storage.tests") { _ in CapturingLogHandler(capture: self) }
+        var logger = Logger(label: "sipwake.storage.tests") { [handler] _ in handler }
+        logger.logLevel = .trace
+        return logger
     }
 
-    var recorded: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return messages
-    }
-
-    func record(_ message: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        messages.append(message)
-    }
+    var recorded: [String] { handler.entries.map { "\($0.level): \($0.message)" } }
 }

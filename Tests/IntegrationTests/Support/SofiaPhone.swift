@@ -1,5 +1,6 @@
 import CSofiaSIP
 import CSofiaShim
+import CSofiaTestShim
 import Foundation
 import SIPCore
 
