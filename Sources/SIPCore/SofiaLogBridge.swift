@@ -22,7 +22,7 @@ public enum SofiaLogBridge {
             let text = String(cString: buffer).trimmingCharacters(in: .whitespacesAndNewlines)
             guard !text.isEmpty else { return }
             let sink = Unmanaged<Sink>.fromOpaque(stream).takeUnretainedValue()
-            sink.logger.debug("sofia", metadata: ["message": "\(text)"])
+            sink.logger.debug("sofia", metadata: ["sofia.message": "\(text)"])
         }, sink)
     }
 }

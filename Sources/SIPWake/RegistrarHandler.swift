@@ -168,11 +168,10 @@ final class RegistrarHandler {
                 return
             }
             metrics.bindings.record(table.count)
-            let token = park(request)
-            pending[token]?.aor = aor
-            pending[token]?.bindings = bindings
-            pending[token]?.changes = changes
-            pending[token]?.wantsOutbound = wantsOutbound
+            // Answered in `committed`, once the change is on disk; until then
+            // the request's transaction absorbs its retransmissions.
+            let token = park(PendingRegister(request: request, aor: aor, bindings: bindings, changes: changes,
+                                             wantsOutbound: wantsOutbound, started: .now))
             let resume = self.resume
             writer.submit(changes) { result in
                 let failure = (try? result.get()) == nil ? "\(result)" : nil
@@ -181,11 +180,10 @@ final class RegistrarHandler {
         }
     }
 
-    private func park(_ request: IncomingRequest) -> UInt64 {
+    private func park(_ register: PendingRegister) -> UInt64 {
         let token = nextToken
         nextToken += 1
-        pending[token] = PendingRegister(request: request, aor: "", bindings: [], changes: [],
-                                         wantsOutbound: false, started: .now)
+        pending[token] = register
         return token
     }
 

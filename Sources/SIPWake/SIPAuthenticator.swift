@@ -253,6 +253,13 @@ final class SIPAuthenticator {
         if first { lookUp(name) }
     }
 
+    /// At shutdown, once no lookup will be answered: the requests still
+    /// waiting are let go, and so answered 500 while the agent is still open.
+    func abandonLookups() {
+        awaitingUser.removeAll()
+        parked.removeAll()
+    }
+
     /// The answer to a lookup `lookUp` asked for: the requests waiting for
     /// that user are handled again.
     func userLoaded(_ name: String, record: UserRecord?) {

@@ -186,6 +186,7 @@ actor SIPServer: SIPRequestHandler {
 
     /// Closes every listener and connection.
     func stop() {
+        authenticator?.abandonLookups()
         if let calls {
             logger.info("call latency", metadata: [
                 "invite-to-forks": "\(calls.forkLatency.summary)",

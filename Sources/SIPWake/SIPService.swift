@@ -109,7 +109,7 @@ public struct SIPService: Service {
         await server.stop()
         loop.stop()
         await Task.detached { records?.shutdown() }.value
-        logger.info("sip stopped", metadata: ["bindings": "\(remaining)"])
+        logger.info("sip stopped", metadata: ["bindings.count": "\(remaining)"])
     }
 
     /// Records a crash left open (no outcome, no end) are closed
