@@ -183,7 +183,7 @@ final class SIPAuthenticator {
         case .forbidden(let reason):
             logger.notice("digest credentials of another user", metadata: [
                 "client.address": "\(source)", "sip.user": "\(Self.loggable(credentials?.username.lowercased() ?? ""))",
-                "sip.method": "\(method)", "reason": "\(reason)"])
+                "sip.method": "\(method)", "digest.reason": "\(reason)"])
             request.replyStateless(403, "Forbidden")
         case .badRequest(let reason):
             request.replyStateless(400, reason)

@@ -270,7 +270,7 @@ actor SIPServer: SIPRequestHandler {
     /// dropped unanswered.
     private func admit(_ request: IncomingRequest) -> Bool {
         let source = request.source.host
-        let exempt = !settings.authEnabled || settings.isTrusted(source) || settings.isEdgeProxy(source)
+        let exempt = authenticator?.isTrusted(request.source) == true || settings.isEdgeProxy(source)
         let decision = admission.admit(source: source, exempt: exempt,
                                        overloaded: agent?.load.isOverloaded ?? false, now: clock())
         guard decision != .admit else { return true }
