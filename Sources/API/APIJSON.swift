@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
 import Model
+import Ports
 import Registrar
-import Storage
 
 /// JSON in and out of the HTTP API (admin and reporters): response bodies (stable key order,
 /// ISO 8601 UTC times, explicit nulls) and request decoding whose errors name
@@ -32,7 +32,7 @@ enum APIJSON {
             "id": Int(t.id), "username": t.username, "selector": t.selector,
             "app_id_calls": t.appIDCalls ?? NSNull(), "token_calls": t.tokenCalls ?? NSNull(),
             "app_id_other": t.appIDOther ?? NSNull(), "token_other": t.tokenOther ?? NSNull(),
-            "platform": t.platform?.rawValue ?? NSNull(),
+            "platform": t.platform?.rawValue ?? NSNull(), "provider": t.provider,
             "created_at": timestamp(t.createdAt), "last_seen_at": timestamp(t.lastSeenAt),
             "last_push_at": t.lastPushAt.map(timestamp) ?? NSNull(),
             "last_push_status": t.lastPushStatus ?? NSNull(),

@@ -2,13 +2,13 @@ import Foundation
 import Hummingbird
 import Logging
 import Model
-import Storage
+import Ports
 
 /// The call records under `/admin/v1/calls`: a page of records, newest
 /// first, and one record found by its id, pairing id or Call-ID. Read-only;
 /// registered on the admin group, so behind the same bearer token.
 struct AdminCallRoutes {
-    let store: CallRecordStore
+    let store: any CallRecordArchive
     let logger: Logger
 
     /// Records hold whole timelines: pages are smaller than tuple pages.

@@ -1,20 +1,21 @@
 import Foundation
 import Hummingbird
 import Logging
+import Model
+import Ports
 import Registrar
-import Storage
 
 /// The admin API under `/admin/v1`: device tuples, registrations and call
 /// records (`AdminCallRoutes`), JSON in and out, behind a bearer token
 /// (`AdminAuthenticator`, which limits wrong tokens per client address). The
 /// contract is docs/openapi.json.
 ///
-/// Every body is decoded and validated before `TupleStore` is called, and the
+/// Every body is decoded and validated before the tuple repository is called, and the
 /// store validates again before its transaction, so a refused request writes
 /// nothing. `StorageError`s map to 400 (invalid field, unknown user), 404
 /// (unknown tuple) and 409 (duplicate username + selector).
 struct AdminRoutes {
-    let database: SipwakeDatabase
+    let stores: Stores
     let settings: APISettings
     let logger: Logger
     let clock: @Sendable () -> Date
@@ -29,8 +30,8 @@ struct AdminRoutes {
         let group = router.group(RouterPath(Self.prefix))
             .add(middleware: AdminAuthenticator<Context>(token: settings.adminToken, limiter: limiter,
                                                          clock: clock, logger: logger))
-        let tuples = TupleStore(database: database)
-        let bindings = BindingStore(database: database)
+        let tuples = stores.tuples
+        let bindings = stores.bindings
         let reader = AdminBodyReader(maxBodySize: settings.maxBodySize)
         let logger = self.logger
         let clock = self.clock
@@ -64,7 +65,7 @@ struct AdminRoutes {
                     username: fields.username, selector: fields.selector,
                     appIDCalls: body.appIDCalls, tokenCalls: body.tokenCalls,
                     appIDOther: body.appIDOther, tokenOther: body.tokenOther,
-                    platform: fields.platform, now: clock())
+                    platform: fields.platform, provider: fields.provider, now: clock())
                 logger.info("admin created tuple", metadata: ["id": "\(tuple.id)", "username": "\(tuple.username)"])
                 return APIJSON.response(.created, APIJSON.tuple(tuple),
                                           headers: [.location: "\(Self.prefix)/tuples/\(tuple.id)"])
@@ -80,7 +81,7 @@ struct AdminRoutes {
                     id: id, username: fields.username, selector: fields.selector,
                     appIDCalls: body.appIDCalls, tokenCalls: body.tokenCalls,
                     appIDOther: body.appIDOther, tokenOther: body.tokenOther,
-                    platform: fields.platform)
+                    platform: fields.platform, provider: fields.provider)
                 logger.info("admin updated tuple", metadata: ["id": "\(tuple.id)", "username": "\(tuple.username)"])
                 return APIJSON.response(.ok, APIJSON.tuple(tuple))
             }
@@ -115,7 +116,7 @@ struct AdminRoutes {
             }
         }
 
-        AdminCallRoutes(store: CallRecordStore(database: database), logger: logger).register(on: group)
+        AdminCallRoutes(store: stores.callRecords, logger: logger).register(on: group)
 
         group.get("registrations") { request, _ in
             try Self.guarded(logger) {

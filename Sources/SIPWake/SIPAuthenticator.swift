@@ -2,9 +2,9 @@ import CSofiaSIP
 import Foundation
 import Logging
 import Model
+import Ports
 import Registrar
 import SIPCore
-import Storage
 
 /// Digest authentication (RFC 3261 §22, RFC 8760) of everything a phone
 /// sends: REGISTER is challenged with 401 and WWW-Authenticate, requests
@@ -196,7 +196,7 @@ final class SIPAuthenticator {
     /// user name, "-" otherwise. The username is the client's to choose, and
     /// one with spaces could forge the `client.address` fail2ban reads.
     static func loggable(_ username: String) -> String {
-        UserStore.isValidUsername(username) ? username : "-"
+        SIPUsername.isValid(username) ? username : "-"
     }
 
     private func awaitUser(_ name: String, request: IncomingRequest, retry: @escaping () -> Void) {

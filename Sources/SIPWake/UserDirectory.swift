@@ -1,13 +1,13 @@
 import Model
-import Storage
+import Ports
 
 /// Reads users from SQLite off the SIP loop. An actor on the default executor:
 /// the SIP actor awaits it, so disk reads happen on the cooperative pool and
 /// never on the loop thread.
 actor UserDirectory {
-    private let store: UserStore
+    private let store: any UserRepository
 
-    init(store: UserStore) {
+    init(store: any UserRepository) {
         self.store = store
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Model
+import Ports
 import SIPWake
-import Storage
 
 /// How the CLI shows call records: a list row per call, and the story of
 /// one call (header, pushes, branches, timeline) with times as offsets from

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import Ports
 import Registrar
 import SIPWake
-import Storage
 
 struct RegistrationsListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,7 +17,7 @@ struct RegistrationsListCommand: ParsableCommand {
         let database = try DatabaseAccess.open(config)
         defer { try? database.close() }
         let now = Date()
-        let bindings = try BindingStore(database: database).list(aor: user?.lowercased())
+        let bindings = try database.stores.bindings.list(aor: user?.lowercased())
             .filter { $0.expiresAt > now }
         if json {
             let rows = bindings.map { b -> [String: Any] in

@@ -3,10 +3,10 @@ import Config
 import Glibc
 import Logging
 import NIOCore
-import ServiceLifecycle
 import SIPCore
 import SIPWake
-import Storage
+import SQLiteStorage
+import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

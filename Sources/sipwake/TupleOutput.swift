@@ -1,7 +1,7 @@
 import Foundation
 import Model
+import Ports
 import SIPWake
-import Storage
 
 /// How the CLI shows device tuples: JSON objects (every field, tokens in
 /// full) and table rows (tokens shortened).

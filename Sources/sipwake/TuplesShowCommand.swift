@@ -1,6 +1,6 @@
 import ArgumentParser
+import Ports
 import SIPWake
-import Storage
 
 struct TuplesShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,7 +15,7 @@ struct TuplesShowCommand: ParsableCommand {
         let config = try options.load()
         let database = try DatabaseAccess.open(config)
         defer { try? database.close() }
-        guard let t = try CLIStorage.run({ try TupleStore(database: database).get(id: tupleID) }) else {
+        guard let t = try CLIStorage.run({ try database.stores.tuples.get(id: tupleID) }) else {
             throw CLIError(StorageError.tupleNotFound(id: tupleID).description)
         }
         if json {

@@ -1,5 +1,4 @@
 import Foundation
-import Model
 
 /// A call record as operators read it: `sipwake calls … --json` and the admin
 /// API print the same object. Keys are snake_case, every field is present
