@@ -43,9 +43,8 @@ struct AdminRoutes {
                 let offset = try Self.integer(request, "offset", default: 0, range: 0...Int.max)
                 let items = try tuples.list(username: user, limit: limit, offset: offset)
                 let total = try tuples.count(username: user)
-                return APIJSON.response(.ok, [
-                    "items": items.map(APIJSON.tuple), "total": total, "limit": limit, "offset": offset,
-                ])
+                return APIJSON.response(.ok, AdminPageJSON(
+                    items: items.map(TupleJSON.init), total: total, limit: limit, offset: offset))
             }
         }
 
@@ -53,7 +52,7 @@ struct AdminRoutes {
             try Self.guarded(logger) {
                 let id = try Self.tupleID(context)
                 guard let tuple = try tuples.get(id: id) else { throw Self.noTuple(id) }
-                return APIJSON.response(.ok, APIJSON.tuple(tuple))
+                return APIJSON.response(.ok, TupleJSON(tuple))
             }
         }
 
@@ -67,7 +66,7 @@ struct AdminRoutes {
                     appIDOther: body.appIDOther, tokenOther: body.tokenOther,
                     platform: fields.platform, provider: fields.provider, now: clock())
                 logger.info("admin created tuple", metadata: ["id": "\(tuple.id)", "username": "\(tuple.username)"])
-                return APIJSON.response(.created, APIJSON.tuple(tuple),
+                return APIJSON.response(.created, TupleJSON(tuple),
                                           headers: [.location: "\(Self.prefix)/tuples/\(tuple.id)"])
             }
         }
@@ -83,7 +82,7 @@ struct AdminRoutes {
                     appIDOther: body.appIDOther, tokenOther: body.tokenOther,
                     platform: fields.platform, provider: fields.provider)
                 logger.info("admin updated tuple", metadata: ["id": "\(tuple.id)", "username": "\(tuple.username)"])
-                return APIJSON.response(.ok, APIJSON.tuple(tuple))
+                return APIJSON.response(.ok, TupleJSON(tuple))
             }
         }
 
@@ -101,7 +100,7 @@ struct AdminRoutes {
             return try Self.guarded(logger) {
                 let deleted = try tuples.delete(ids: try body.validated())
                 logger.info("admin batch-deleted tuples", metadata: ["requested": "\(body.ids.count)", "deleted": "\(deleted)"])
-                return APIJSON.response(.ok, ["deleted": deleted])
+                return APIJSON.response(.ok, AdminDeletedJSON(deleted: deleted))
             }
         }
 
@@ -112,7 +111,7 @@ struct AdminRoutes {
                 }
                 let deleted = try tuples.deleteAll(username: user)
                 logger.info("admin deleted user's tuples", metadata: ["username": "\(user)", "deleted": "\(deleted)"])
-                return APIJSON.response(.ok, ["deleted": deleted])
+                return APIJSON.response(.ok, AdminDeletedJSON(deleted: deleted))
             }
         }
 
@@ -124,8 +123,8 @@ struct AdminRoutes {
                 let user = request.uri.queryParameters.get("user")
                 let items = try bindings.list(aor: user?.lowercased())
                     .filter { $0.expiresAt > now }
-                    .map { APIJSON.registration($0, now: now) }
-                return APIJSON.response(.ok, ["items": items])
+                    .map { RegistrationJSON($0, now: now) }
+                return APIJSON.response(.ok, AdminItemsJSON(items: items))
             }
         }
     }

@@ -130,11 +130,11 @@ struct ReporterRoutes: Sendable {
     /// (the tuple as the admin API shows it), `{"status":"ok","removed":…}` for
     /// a removal.
     private static func reported(_ tuple: DeviceTuple, created: Bool) -> Response {
-        APIJSON.response(.ok, ["status": "ok", "created": created, "tuple": APIJSON.tuple(tuple)])
+        APIJSON.response(.ok, ReporterAnswerJSON(created: created, tuple: TupleJSON(tuple), removed: nil))
     }
 
     private static func removal(removed: Bool) -> Response {
-        APIJSON.response(.ok, ["status": "ok", "removed": removed])
+        APIJSON.response(.ok, ReporterAnswerJSON(created: nil, tuple: nil, removed: removed))
     }
 
     /// First 8 characters of a token: enough to tell tokens apart in a log,

@@ -4,56 +4,47 @@ import Foundation
 /// API print the same object. Keys are snake_case, every field is present
 /// (absent values are `null`), times are ISO 8601 UTC with milliseconds
 /// (`2026-11-22T01:06:13.482Z`): a call's story happens within seconds.
-public enum CallRecordJSON {
-    /// Whole seconds; a Sendable value, so one is shared.
-    private static let iso8601 = Date.ISO8601FormatStyle(timeZone: .gmt)
+public struct CallRecordJSON: Encodable, Sendable {
+    let id: String
+    let pairingID: String
+    let callID: String
+    let callee: String
+    let caller: String
+    @ExplicitNull var callerDisplayName: String?
+    let startedAt: String
+    @ExplicitNull var endedAt: String?
+    @ExplicitNull var outcome: String?
+    @ExplicitNull var finalStatus: Int?
+    @ExplicitNull var answeredBy: String?
+    let pushes: [CallPushJSON]
+    let branches: [CallBranchJSON]
+    let events: [CallEventJSON]
 
-    /// Rounded to the nearest millisecond (the formatter's own fractional
-    /// seconds truncate, so 0.3 s after a start could print as .299).
-    public static func timestamp(_ date: Date) -> String {
-        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
-        let seconds = (milliseconds / 1000).rounded(.down)
-        let fraction = Int(milliseconds - seconds * 1000)
-        let text = Date(timeIntervalSince1970: seconds).formatted(iso8601)
-        // `…:13Z` → `…:13.482Z`
-        return String(text.dropLast()) + "." + String(String(fraction + 1000).dropFirst()) + "Z"
+    enum CodingKeys: String, CodingKey {
+        case id, callee, caller, outcome, pushes, branches, events
+        case pairingID = "pairing_id"
+        case callID = "call_id"
+        case callerDisplayName = "caller_display_name"
+        case startedAt = "started_at"
+        case endedAt = "ended_at"
+        case finalStatus = "final_status"
+        case answeredBy = "answered_by"
     }
 
-    /// The whole record, for `JSONSerialization`.
-    public static func object(_ r: CallRecord) -> [String: Any] {
-        [
-            "id": r.id, "pairing_id": r.pairingID, "call_id": r.callID,
-            "callee": r.callee, "caller": r.caller, "caller_display_name": r.callerDisplayName ?? NSNull(),
-            "started_at": timestamp(r.startedAt), "ended_at": optional(r.endedAt),
-            "outcome": r.outcome?.rawValue ?? NSNull(), "final_status": r.finalStatus ?? NSNull(),
-            "answered_by": r.answeredBy ?? NSNull(),
-            "pushes": r.pushes.map(object), "branches": r.branches.map(object), "events": r.events.map(object),
-        ]
-    }
-
-    static func object(_ p: CallPushRecord) -> [String: Any] {
-        [
-            "id": p.id, "tuple_id": Int(p.tupleID), "selector": p.selector, "verb": p.verb,
-            "attempt": p.attempt, "sent_at": timestamp(p.sentAt), "completed_at": optional(p.completedAt),
-            "http_status": p.httpStatus ?? NSNull(), "result": p.result ?? NSNull(), "detail": p.detail ?? NSNull(),
-        ]
-    }
-
-    static func object(_ b: CallBranchRecord) -> [String: Any] {
-        [
-            "id": b.id, "contact": b.contact, "instance_id": b.instanceID ?? NSNull(), "reason": b.reason,
-            "started_at": timestamp(b.startedAt),
-            "provisional_status": b.provisionalStatus ?? NSNull(), "provisional_at": optional(b.provisionalAt),
-            "final_status": b.finalStatus ?? NSNull(), "ended_at": optional(b.endedAt),
-            "cancelled": b.cancelled ?? NSNull(),
-        ]
-    }
-
-    static func object(_ e: CallEventRecord) -> [String: Any] {
-        ["at": timestamp(e.at), "event": e.event, "detail": e.detail ?? NSNull()]
-    }
-
-    private static func optional(_ date: Date?) -> Any {
-        date.map(timestamp) ?? NSNull()
+    public init(_ r: CallRecord) {
+        id = r.id
+        pairingID = r.pairingID
+        callID = r.callID
+        callee = r.callee
+        caller = r.caller
+        callerDisplayName = r.callerDisplayName
+        startedAt = ISO8601Time.milliseconds(r.startedAt)
+        endedAt = r.endedAt.map(ISO8601Time.milliseconds)
+        outcome = r.outcome?.rawValue
+        finalStatus = r.finalStatus
+        answeredBy = r.answeredBy
+        pushes = r.pushes.map(CallPushJSON.init)
+        branches = r.branches.map(CallBranchJSON.init)
+        events = r.events.map(CallEventJSON.init)
     }
 }

@@ -28,7 +28,7 @@ struct CallsListCommand: ParsableCommand {
              try store.count(callee: user, outcome: filter))
         }
         if json {
-            try JSONOutput.print(calls.map(CallRecordJSON.object))
+            try JSONOutput.print(calls.map(CallRecordJSON.init))
             return
         }
         var table = TextTable(headers: CallsOutput.listHeaders)

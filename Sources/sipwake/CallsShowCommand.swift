@@ -19,7 +19,7 @@ struct CallsShowCommand: ParsableCommand {
             throw CLIError("no call with record id, pairing id or Call-ID '\(id)'")
         }
         if json {
-            try JSONOutput.print(CallRecordJSON.object(record))
+            try JSONOutput.print(CallRecordJSON(record))
             return
         }
         print(CallsOutput.story(record))

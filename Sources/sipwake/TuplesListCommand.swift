@@ -23,7 +23,7 @@ struct TuplesListCommand: ParsableCommand {
             (try store.list(username: user, limit: limit, offset: offset), try store.count(username: user))
         }
         if json {
-            try JSONOutput.print(tuples.map(TupleOutput.json))
+            try JSONOutput.print(tuples.map(TupleOutputJSON.init))
             return
         }
         var table = TextTable(headers: TupleOutput.headers)

@@ -19,13 +19,13 @@ struct TuplesShowCommand: ParsableCommand {
             throw CLIError(StorageError.tupleNotFound(id: tupleID).description)
         }
         if json {
-            try JSONOutput.print(TupleOutput.json(t))
+            try JSONOutput.print(TupleOutputJSON(t))
             return
         }
         var table = TextTable(headers: ["FIELD", "VALUE"])
         let fields: [(String, String)] = [
             ("id", String(t.id)), ("user", t.username), ("selector", t.selector),
-            ("platform", t.platform?.rawValue ?? "-"),
+            ("platform", t.platform?.rawValue ?? "-"), ("provider", t.provider),
             ("app id (calls)", t.appIDCalls ?? "-"), ("token (calls)", t.tokenCalls ?? "-"),
             ("app id (other)", t.appIDOther ?? "-"), ("token (other)", t.tokenOther ?? "-"),
             ("created", JSONOutput.timestamp(t.createdAt)), ("last seen", JSONOutput.timestamp(t.lastSeenAt)),

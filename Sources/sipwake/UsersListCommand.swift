@@ -15,11 +15,7 @@ struct UsersListCommand: ParsableCommand {
         defer { try? database.close() }
         let users = try database.stores.users.list()
         if json {
-            let rows = users.map { u -> [String: Any] in
-                ["username": u.username, "realm": u.realm, "wakeup_hold": u.wakeupHold,
-                 "created_at": JSONOutput.timestamp(u.createdAt)]
-            }
-            try JSONOutput.print(rows)
+            try JSONOutput.print(users.map(UserOutputJSON.init))
             return
         }
         var table = TextTable(headers: ["USER", "REALM", "WAKEUP-HOLD", "CREATED"])
