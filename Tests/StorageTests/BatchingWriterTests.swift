@@ -1,10 +1,13 @@
 import Foundation
+import Logging
 @testable import SQLiteStorage
 import Synchronization
 import Testing
 
 /// The one queue-and-thread both writers run on.
 @Suite struct BatchingWriterTests {
+    static let logger = Logger(label: "batching-writer-test")
+
     /// Integers, taken at most `maxBatch` at a time.
     struct Numbers: PendingWrites {
         var maxBatch: Int
@@ -43,7 +46,8 @@ import Testing
 
     @Test func whatQueuesDuringAWriteGoesInTheNextBatchUpToItsLimit() {
         let recorder = Recorder(holdFirst: true)
-        let writer = BatchingWriter(threadName: "test-writer", queue: Numbers(maxBatch: 4)) { recorder.write($0) }
+        let writer = BatchingWriter(threadName: "test-writer", queue: Numbers(maxBatch: 4), logger: Self.logger,
+                                    started: "started", stopped: "stopped") { recorder.write($0) }
         writer.startIfNeeded()
         #expect(writer.enqueue(0))
         recorder.entered.wait()
@@ -57,7 +61,8 @@ import Testing
 
     @Test func flushWaitsForEverySubmissionBeforeIt() {
         let recorder = Recorder(holdFirst: false)
-        let writer = BatchingWriter(threadName: "test-writer", queue: Numbers(maxBatch: 3)) { recorder.write($0) }
+        let writer = BatchingWriter(threadName: "test-writer", queue: Numbers(maxBatch: 3), logger: Self.logger,
+                                    started: "started", stopped: "stopped") { recorder.write($0) }
         writer.startIfNeeded()
         for n in 0..<10 { _ = writer.enqueue(n) }
         writer.flush()
@@ -67,7 +72,8 @@ import Testing
 
     @Test func shutdownDrainsWhatWasQueuedEvenBeforeTheStart() {
         let recorder = Recorder(holdFirst: false)
-        let writer = BatchingWriter(threadName: "test-writer", queue: Numbers(maxBatch: 2)) { recorder.write($0) }
+        let writer = BatchingWriter(threadName: "test-writer", queue: Numbers(maxBatch: 2), logger: Self.logger,
+                                    started: "started", stopped: "stopped") { recorder.write($0) }
         for n in 0..<5 { #expect(writer.enqueue(n)) }
         #expect(recorder.batches.withLock { $0 }.isEmpty, "nothing is written before the start")
         writer.startIfNeeded()

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// A queue and the one named thread that drains it in batches: callers
 /// never wait for the disk, and the thread writes everything queued while
@@ -12,7 +13,8 @@ import Foundation
 /// it, so their `deinit` can still shut the thread down.
 ///
 /// Why `@unchecked Sendable` is safe:
-/// - `threadName`, `write` and `condition` are `let`s of `Sendable` types
+/// - `threadName`, `logger`, the messages, `write` and `condition` are
+///   `let`s of `Sendable` types
 ///   (`NSCondition` is a lock meant to be shared between threads).
 /// - Every `var` (`queue`, the sequence numbers, the flags, `thread`) is
 ///   `private` and is read or written only between `condition.lock()` and
@@ -21,6 +23,9 @@ import Foundation
 ///   moved out of `queue` under the lock, so the thread owns it alone.
 final class BatchingWriter<Queue: PendingWrites>: @unchecked Sendable {
     private let threadName: String
+    private let logger: Logger
+    private let startedMessage: Logger.Message
+    private let stoppedMessage: Logger.Message
     private let write: @Sendable (Queue.Batch) -> Void
     private let condition = NSCondition()
 
@@ -36,9 +41,14 @@ final class BatchingWriter<Queue: PendingWrites>: @unchecked Sendable {
     private var thread: Thread?
 
     /// `threadName` is what `top -H` and debuggers show (Linux thread names
-    /// are at most 15 bytes). `write` is called on the thread, once per batch.
-    init(threadName: String, queue: Queue, write: @escaping @Sendable (Queue.Batch) -> Void) {
+    /// are at most 15 bytes). The thread logs `started` and `stopped` at
+    /// debug level. `write` is called on the thread, once per batch.
+    init(threadName: String, queue: Queue, logger: Logger, started: Logger.Message, stopped: Logger.Message,
+         write: @escaping @Sendable (Queue.Batch) -> Void) {
         self.threadName = threadName
+        self.logger = logger
+        self.startedMessage = started
+        self.stoppedMessage = stopped
         self.queue = queue
         self.write = write
     }
@@ -108,6 +118,7 @@ final class BatchingWriter<Queue: PendingWrites>: @unchecked Sendable {
     // MARK: - The thread
 
     private func run() {
+        logger.debug(startedMessage)
         while let (batch, submissions) = nextBatch() {
             write(batch)
             condition.lock()
@@ -115,6 +126,7 @@ final class BatchingWriter<Queue: PendingWrites>: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
         }
+        logger.debug(stoppedMessage)
     }
 
     /// Waits for work; returns the next batch, or nil once shut down with

@@ -29,9 +29,10 @@ public final class BindingWriter: BindingJournal {
         let counters = WriteCounters()
         let batchCommit = BindingBatchCommit(store: store, logger: logger, counters: counters)
         self.counters = counters
-        queue = BatchingWriter(threadName: Self.threadName, queue: BindingWriteQueue(maxBatch: maxBatch)) {
-            batchCommit.commit($0)
-        }
+        queue = BatchingWriter(
+            threadName: Self.threadName, queue: BindingWriteQueue(maxBatch: maxBatch), logger: logger,
+            started: "Binding writer started", stopped: "Binding writer stopped"
+        ) { batchCommit.commit($0) }
     }
 
     /// Starts the writer thread. Calling it again does nothing.

@@ -34,7 +34,10 @@ public final class CallRecordWriter: CallRecordSink {
         let batchWrite = CallRecordBatchWrite(store: store, logger: logger, counters: counters)
         self.counters = counters
         self.logger = logger
-        queue = BatchingWriter(threadName: Self.threadName, queue: CallRecordWriteQueue()) { batchWrite.write($0) }
+        queue = BatchingWriter(
+            threadName: Self.threadName, queue: CallRecordWriteQueue(), logger: logger,
+            started: "Call record writer started", stopped: "Call record writer stopped"
+        ) { batchWrite.write($0) }
     }
 
     /// Starts the writer thread. Calling it again does nothing.
