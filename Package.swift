@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "sipwake",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "sipwake", targets: ["sipwake"]),
         .executable(name: "sip-fuzz", targets: ["sip-fuzz"]),
@@ -69,14 +69,16 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
-        // SQLite schema, migrations, user and binding stores, group commit.
+        // The SQLite adapter of the store ports: schema, migrations, the
+        // stores, group commit. A second database is a folder beside it.
         .target(
-            name: "Storage",
+            name: "SQLiteStorage",
             dependencies: [
-                "Model", "Ports", "Registrar",
+                "Model", "Ports",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            path: "Sources/Storage/SQLite"
         ),
         // sipwake.toml, environment overrides, validation.
         .target(
@@ -114,7 +116,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "Model", "Ports", "Storage", "Registrar",
+                "Model", "Ports", "Registrar",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -124,7 +126,7 @@ let package = Package(
         .target(
             name: "SIPWake",
             dependencies: [
-                "Model", "Ports", "SIPCore", "Registrar", "Storage", "Config", "API", "Push", "Forking",
+                "Model", "Ports", "SIPCore", "Registrar", "SQLiteStorage", "Config", "API", "Push", "Forking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -134,7 +136,7 @@ let package = Package(
         .executableTarget(
             name: "sipwake",
             dependencies: [
-                "SIPWake", "Model", "Ports", "Config", "Storage", "Registrar", "SIPCore", "PushSink",
+                "SIPWake", "Model", "Ports", "Config", "SQLiteStorage", "Registrar", "SIPCore", "PushSink",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -147,7 +149,7 @@ let package = Package(
         .executableTarget(
             name: "binding-memory",
             dependencies: [
-                "Model", "Registrar", "Storage",
+                "Model", "Registrar", "SQLiteStorage",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/BindingMemory"
@@ -204,7 +206,7 @@ let package = Package(
         .testTarget(
             name: "StorageTests",
             dependencies: [
-                "Model", "Storage", "Registrar",
+                "Model", "Ports", "SQLiteStorage", "Registrar",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
@@ -232,7 +234,7 @@ let package = Package(
         .testTarget(
             name: "APITests",
             dependencies: [
-                "API", "Model", "Storage", "Registrar",
+                "API", "Model", "Ports", "SQLiteStorage", "Registrar",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -242,7 +244,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "SIPCore", "Model", "Registrar", "Storage", "Config", "CSofiaSIP", "CSofiaShim", "CSofiaTestShim", "PushSink",
+                "SIPCore", "Model", "Ports", "Registrar", "SQLiteStorage", "Config", "CSofiaSIP", "CSofiaShim", "CSofiaTestShim", "PushSink",
                 "SIPFuzz", "SIPAttackSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

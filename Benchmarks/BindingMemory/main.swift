@@ -10,7 +10,7 @@
 import Foundation
 import Glibc
 import Registrar
-import Storage
+import SQLiteStorage
 import Logging
 import Model
 

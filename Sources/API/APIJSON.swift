@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import Model
 import Registrar
-import Storage
 
 /// JSON in and out of the HTTP API (admin and reporters): response bodies (stable key order,
 /// ISO 8601 UTC times, explicit nulls) and request decoding whose errors name
@@ -10,48 +9,14 @@ import Storage
 enum APIJSON {
     static let contentType = "application/json"
 
-    static func response(_ status: HTTPResponse.Status, _ object: Any, headers: HTTPFields = [:]) -> Response {
-        // Only dictionaries, arrays, strings, numbers and NSNull are ever passed in.
-        let data = (try? JSONSerialization.data(
-            withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+    static func response(_ status: HTTPResponse.Status, _ value: some Encodable, headers: HTTPFields = [:]) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Only strings, numbers, booleans and nulls are ever encoded: nothing fails.
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
         var fields = headers
         fields[.contentType] = contentType
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    /// `2026-11-22T01:06:13Z`: a Sendable value, so one is shared.
-    private static let iso8601 = Date.ISO8601FormatStyle(timeZone: .gmt)
-
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(iso8601)
-    }
-
-    /// A tuple: every field, nulls explicit.
-    static func tuple(_ t: DeviceTuple) -> [String: Any] {
-        [
-            "id": Int(t.id), "username": t.username, "selector": t.selector,
-            "app_id_calls": t.appIDCalls ?? NSNull(), "token_calls": t.tokenCalls ?? NSNull(),
-            "app_id_other": t.appIDOther ?? NSNull(), "token_other": t.tokenOther ?? NSNull(),
-            "platform": t.platform?.rawValue ?? NSNull(),
-            "created_at": timestamp(t.createdAt), "last_seen_at": timestamp(t.lastSeenAt),
-            "last_push_at": t.lastPushAt.map(timestamp) ?? NSNull(),
-            "last_push_status": t.lastPushStatus ?? NSNull(),
-            "last_push_result": t.lastPushResult ?? NSNull(),
-        ]
-    }
-
-    /// A binding, with the fields of `sipwake registrations list --json` (nulls explicit).
-    static func registration(_ b: Binding, now: Date) -> [String: Any] {
-        [
-            "aor": b.aor, "contact": b.contact, "expires_in": b.remainingSeconds(at: now),
-            "expires_at": timestamp(b.expiresAt),
-            "transport": b.source.transport.rawValue, "source": "\(b.source.host):\(b.source.port)",
-            "instance": b.instanceID ?? NSNull(), "reg_id": b.regID ?? NSNull(),
-            "q": b.q.map { Double($0) / 1000 } ?? NSNull(),
-            "path": b.path, "user_agent": b.userAgent ?? NSNull(),
-            "call_id": b.callID, "cseq": Int(b.cseq),
-            "registered_at": timestamp(b.registeredAt), "updated_at": timestamp(b.updatedAt),
-        ]
     }
 
     /// Decodes a request body; every failure is a 400 naming the problem.

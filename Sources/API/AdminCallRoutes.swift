@@ -2,13 +2,13 @@ import Foundation
 import Hummingbird
 import Logging
 import Model
-import Storage
+import Ports
 
 /// The call records under `/admin/v1/calls`: a page of records, newest
 /// first, and one record found by its id, pairing id or Call-ID. Read-only;
 /// registered on the admin group, so behind the same bearer token.
 struct AdminCallRoutes {
-    let store: CallRecordStore
+    let store: any CallRecordArchive
     let logger: Logger
 
     /// Records hold whole timelines: pages are smaller than tuple pages.
@@ -27,9 +27,8 @@ struct AdminCallRoutes {
                 let offset = try AdminRoutes.integer(request, "offset", default: 0, range: 0...Int.max)
                 let items = try store.list(callee: user, outcome: outcome, limit: limit, offset: offset)
                 let total = try store.count(callee: user, outcome: outcome)
-                return APIJSON.response(.ok, [
-                    "items": items.map(CallRecordJSON.object), "total": total, "limit": limit, "offset": offset,
-                ])
+                return APIJSON.response(.ok, AdminPageJSON(
+                    items: items.map(CallRecordJSON.init), total: total, limit: limit, offset: offset))
             }
         }
 
@@ -42,7 +41,7 @@ struct AdminCallRoutes {
                 guard let record = try store.find(key) else {
                     throw AdminError.notFound("no call with record id, pairing id or Call-ID '\(key)'", field: "id")
                 }
-                return APIJSON.response(.ok, CallRecordJSON.object(record))
+                return APIJSON.response(.ok, CallRecordJSON(record))
             }
         }
     }

@@ -27,8 +27,6 @@ struct AdminError: HTTPResponseError, Sendable {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var object: [String: Any] = ["error": message]
-        if let field { object["field"] = field }
-        return APIJSON.response(status, object, headers: headers)
+        APIJSON.response(status, AdminErrorJSON(error: message, field: field), headers: headers)
     }
 }

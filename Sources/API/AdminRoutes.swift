@@ -1,20 +1,21 @@
 import Foundation
 import Hummingbird
 import Logging
+import Model
+import Ports
 import Registrar
-import Storage
 
 /// The admin API under `/admin/v1`: device tuples, registrations and call
 /// records (`AdminCallRoutes`), JSON in and out, behind a bearer token
 /// (`AdminAuthenticator`, which limits wrong tokens per client address). The
 /// contract is docs/openapi.json.
 ///
-/// Every body is decoded and validated before `TupleStore` is called, and the
+/// Every body is decoded and validated before the tuple repository is called, and the
 /// store validates again before its transaction, so a refused request writes
 /// nothing. `StorageError`s map to 400 (invalid field, unknown user), 404
 /// (unknown tuple) and 409 (duplicate username + selector).
 struct AdminRoutes {
-    let database: SipwakeDatabase
+    let stores: Stores
     let settings: APISettings
     let logger: Logger
     let clock: @Sendable () -> Date
@@ -29,8 +30,8 @@ struct AdminRoutes {
         let group = router.group(RouterPath(Self.prefix))
             .add(middleware: AdminAuthenticator<Context>(token: settings.adminToken, limiter: limiter,
                                                          clock: clock, logger: logger))
-        let tuples = TupleStore(database: database)
-        let bindings = BindingStore(database: database)
+        let tuples = stores.tuples
+        let bindings = stores.bindings
         let reader = AdminBodyReader(maxBodySize: settings.maxBodySize)
         let logger = self.logger
         let clock = self.clock
@@ -42,9 +43,8 @@ struct AdminRoutes {
                 let offset = try Self.integer(request, "offset", default: 0, range: 0...Int.max)
                 let items = try tuples.list(username: user, limit: limit, offset: offset)
                 let total = try tuples.count(username: user)
-                return APIJSON.response(.ok, [
-                    "items": items.map(APIJSON.tuple), "total": total, "limit": limit, "offset": offset,
-                ])
+                return APIJSON.response(.ok, AdminPageJSON(
+                    items: items.map(TupleJSON.init), total: total, limit: limit, offset: offset))
             }
         }
 
@@ -52,7 +52,7 @@ struct AdminRoutes {
             try Self.guarded(logger) {
                 let id = try Self.tupleID(context)
                 guard let tuple = try tuples.get(id: id) else { throw Self.noTuple(id) }
-                return APIJSON.response(.ok, APIJSON.tuple(tuple))
+                return APIJSON.response(.ok, TupleJSON(tuple))
             }
         }
 
@@ -64,9 +64,9 @@ struct AdminRoutes {
                     username: fields.username, selector: fields.selector,
                     appIDCalls: body.appIDCalls, tokenCalls: body.tokenCalls,
                     appIDOther: body.appIDOther, tokenOther: body.tokenOther,
-                    platform: fields.platform, now: clock())
+                    platform: fields.platform, provider: fields.provider, now: clock())
                 logger.info("admin created tuple", metadata: ["id": "\(tuple.id)", "username": "\(tuple.username)"])
-                return APIJSON.response(.created, APIJSON.tuple(tuple),
+                return APIJSON.response(.created, TupleJSON(tuple),
                                           headers: [.location: "\(Self.prefix)/tuples/\(tuple.id)"])
             }
         }
@@ -80,9 +80,9 @@ struct AdminRoutes {
                     id: id, username: fields.username, selector: fields.selector,
                     appIDCalls: body.appIDCalls, tokenCalls: body.tokenCalls,
                     appIDOther: body.appIDOther, tokenOther: body.tokenOther,
-                    platform: fields.platform)
+                    platform: fields.platform, provider: fields.provider)
                 logger.info("admin updated tuple", metadata: ["id": "\(tuple.id)", "username": "\(tuple.username)"])
-                return APIJSON.response(.ok, APIJSON.tuple(tuple))
+                return APIJSON.response(.ok, TupleJSON(tuple))
             }
         }
 
@@ -100,7 +100,7 @@ struct AdminRoutes {
             return try Self.guarded(logger) {
                 let deleted = try tuples.delete(ids: try body.validated())
                 logger.info("admin batch-deleted tuples", metadata: ["requested": "\(body.ids.count)", "deleted": "\(deleted)"])
-                return APIJSON.response(.ok, ["deleted": deleted])
+                return APIJSON.response(.ok, AdminDeletedJSON(deleted: deleted))
             }
         }
 
@@ -111,11 +111,11 @@ struct AdminRoutes {
                 }
                 let deleted = try tuples.deleteAll(username: user)
                 logger.info("admin deleted user's tuples", metadata: ["username": "\(user)", "deleted": "\(deleted)"])
-                return APIJSON.response(.ok, ["deleted": deleted])
+                return APIJSON.response(.ok, AdminDeletedJSON(deleted: deleted))
             }
         }
 
-        AdminCallRoutes(store: CallRecordStore(database: database), logger: logger).register(on: group)
+        AdminCallRoutes(store: stores.callRecords, logger: logger).register(on: group)
 
         group.get("registrations") { request, _ in
             try Self.guarded(logger) {
@@ -123,8 +123,8 @@ struct AdminRoutes {
                 let user = request.uri.queryParameters.get("user")
                 let items = try bindings.list(aor: user?.lowercased())
                     .filter { $0.expiresAt > now }
-                    .map { APIJSON.registration($0, now: now) }
-                return APIJSON.response(.ok, ["items": items])
+                    .map { RegistrationJSON($0, now: now) }
+                return APIJSON.response(.ok, AdminItemsJSON(items: items))
             }
         }
     }

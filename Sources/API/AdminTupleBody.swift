@@ -1,9 +1,8 @@
 import Model
-import Storage
 
 /// The body of `POST /admin/v1/tuples` and `PUT /admin/v1/tuples/{id}`.
 /// Every field is optional here so that a missing one is refused by name by
-/// `validated()`, before `TupleStore` is called.
+/// `validated()`, before the tuple repository is called.
 struct AdminTupleBody: Decodable, Sendable {
     var username: String?
     var selector: String?
@@ -12,20 +11,23 @@ struct AdminTupleBody: Decodable, Sendable {
     var appIDOther: String?
     var tokenOther: String?
     var platform: String?
+    /// The push provider; `acrobits` when absent.
+    var provider: String?
 
     enum CodingKeys: String, CodingKey {
-        case username, selector, platform
+        case username, selector, platform, provider
         case appIDCalls = "app_id_calls"
         case tokenCalls = "token_calls"
         case appIDOther = "app_id_other"
         case tokenOther = "token_other"
     }
 
-    /// The fields the store needs; `TupleStore` checks lengths, characters and pairs.
+    /// The fields the store needs; the repository checks lengths, characters and pairs.
     struct Fields: Sendable {
         let username: String
         let selector: String
         let platform: DevicePlatform?
+        let provider: String
     }
 
     func validated() throws -> Fields {
@@ -38,7 +40,12 @@ struct AdminTupleBody: Decodable, Sendable {
             }
             known = value
         }
-        return Fields(username: username, selector: selector, platform: known)
+        let provider = self.provider ?? DeviceTuple.defaultProvider
+        guard DeviceTuple.isValidProvider(provider) else {
+            throw AdminError.badRequest(
+                "invalid provider: use 1 to 32 characters among lowercase letters, digits and '-'", field: "provider")
+        }
+        return Fields(username: username, selector: selector, platform: known, provider: provider)
     }
 
     /// The JSON name of a `StorageError.invalidField` name.

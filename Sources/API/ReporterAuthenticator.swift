@@ -1,8 +1,9 @@
 import Foundation
 import Hummingbird
 import Logging
+import Model
+import Ports
 import Registrar
-import Storage
 
 /// Decides which SIP account a reporter call acts for. The caller proves it
 /// owns the account either with the password in the request (checked against
@@ -21,7 +22,7 @@ import Storage
 /// each failure at warning (`reporter login failed`, the line fail2ban
 /// matches), the start of a block at warning, a refusal while blocked at notice.
 struct ReporterAuthenticator: Sendable {
-    let users: UserStore
+    let users: any UserRepository
     let realm: String
     let digest: DigestAuthenticator
     let limiter: FailedLoginLimiter
@@ -31,7 +32,7 @@ struct ReporterAuthenticator: Sendable {
     /// Nonces for HTTP challenges live as long as the SIP ones by default (300 s).
     /// - Parameter startedAt: now, on the routes' clock: nonces issued before
     ///   it are refused as `forgotten` (`NonceTracker`).
-    init(users: UserStore, settings: APISettings, limiter: FailedLoginLimiter, logger: Logger,
+    init(users: any UserRepository, settings: APISettings, limiter: FailedLoginLimiter, logger: Logger,
          startedAt: Date, nonceLifetime: TimeInterval = 300) {
         self.users = users
         self.realm = settings.realm
@@ -57,7 +58,7 @@ struct ReporterAuthenticator: Sendable {
         /// not a valid SIP user name (spaces, say, to forge a second
         /// `client.address` in a text log line) is logged as "-".
         var metadata: Logger.Metadata {
-            ["client.address": "\(address)", "sip.user": "\(UserStore.isValidUsername(user) ? user : "-")",
+            ["client.address": "\(address)", "sip.user": "\(SIPUsername.isValid(user) ? user : "-")",
              "http.path": "\(path)"]
         }
     }

@@ -1,5 +1,4 @@
 import Model
-import Storage
 
 /// The fields of a Push Token Reporter or Account Removal Reporter call, read
 /// from the name/value pairs of the query string and body, with every
@@ -75,7 +74,7 @@ struct ReporterRequest: Sendable, Equatable {
 
     private static func common(_ fields: ReporterFieldSet) throws -> ReporterRequest {
         let username = try fields.value(usernameNames, length: 1...64)
-        if let username, !UserStore.isValidUsername(username) {
+        if let username, !SIPUsername.isValid(username) {
             throw APIError(.badRequest, "username is not a valid SIP user name", field: fields.spelling(usernameNames))
         }
         let password = try fields.value(passwordNames, length: passwordLength)

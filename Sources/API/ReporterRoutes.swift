@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Model
-import Storage
+import Ports
 
 /// The Push Token Reporter (`GET|POST /push/report`) and Account Removal
 /// Reporter (`GET|POST /push/remove`) endpoints.
@@ -10,10 +10,10 @@ import Storage
 /// Each call goes: read the query string and body (415, 413, 400) → check
 /// the fields (400) → the failed-login limit of (address, user) (429) →
 /// authenticate (401, 403) → one
-/// `TupleStore` transaction for the authenticated account. Nothing is
+/// tuple repository transaction for the authenticated account. Nothing is
 /// written unless every step before passed. See docs/reporter.md.
 struct ReporterRoutes: Sendable {
-    let database: SipwakeDatabase
+    let tuples: any TupleRepository
     let settings: APISettings
     let logger: Logger
     let clock: @Sendable () -> Date
@@ -21,13 +21,13 @@ struct ReporterRoutes: Sendable {
     /// address and user): one per set of routes, no global state.
     let authenticator: ReporterAuthenticator
 
-    init(database: SipwakeDatabase, settings: APISettings, logger: Logger, clock: @escaping @Sendable () -> Date) {
-        self.database = database
+    init(stores: Stores, settings: APISettings, logger: Logger, clock: @escaping @Sendable () -> Date) {
+        self.tuples = stores.tuples
         self.settings = settings
         self.logger = logger
         self.clock = clock
         self.authenticator = ReporterAuthenticator(
-            users: UserStore(database: database), settings: settings,
+            users: stores.users, settings: settings,
             limiter: FailedLoginLimiter(limit: settings.failedLoginsPerMinute), logger: logger, startedAt: clock())
     }
 
@@ -77,7 +77,6 @@ struct ReporterRoutes: Sendable {
         let account = try authenticator.authenticate(
             fields, method: request.method.rawValue, uri: request.uri.description, path: request.uri.path,
             authorization: request.headers[.authorization], address: address, now: now)
-        let tuples = TupleStore(database: database)
         switch kind {
         case .report:
             let written: (tuple: DeviceTuple, created: Bool)
@@ -131,11 +130,11 @@ struct ReporterRoutes: Sendable {
     /// (the tuple as the admin API shows it), `{"status":"ok","removed":…}` for
     /// a removal.
     private static func reported(_ tuple: DeviceTuple, created: Bool) -> Response {
-        APIJSON.response(.ok, ["status": "ok", "created": created, "tuple": APIJSON.tuple(tuple)])
+        APIJSON.response(.ok, ReporterAnswerJSON(created: created, tuple: TupleJSON(tuple), removed: nil))
     }
 
     private static func removal(removed: Bool) -> Response {
-        APIJSON.response(.ok, ["status": "ok", "removed": removed])
+        APIJSON.response(.ok, ReporterAnswerJSON(created: nil, tuple: nil, removed: removed))
     }
 
     /// First 8 characters of a token: enough to tell tokens apart in a log,

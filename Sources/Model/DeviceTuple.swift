@@ -20,6 +20,10 @@ public struct DeviceTuple: Sendable, Equatable, Codable {
     /// `%pushTokenOther%`.
     public var tokenOther: String?
     public var platform: DevicePlatform?
+    /// The push service that reaches this device, e.g. `acrobits` (the
+    /// Acrobits gateway, the default): lowercase letters, digits and hyphens,
+    /// at most 32 characters.
+    public var provider: String
     public var createdAt: Date
     /// The last report (Push Token Reporter call) of this tuple.
     public var lastSeenAt: Date
@@ -29,10 +33,20 @@ public struct DeviceTuple: Sendable, Equatable, Codable {
     public var lastPushStatus: Int?
     public var lastPushResult: String?
 
+    /// The provider of a tuple nobody chose one for: the Acrobits gateway.
+    public static let defaultProvider = "acrobits"
+
+    /// Whether `provider` can name a push provider: 1...32 lowercase ASCII
+    /// letters, digits and hyphens.
+    public static func isValidProvider(_ provider: String) -> Bool {
+        (1...32).contains(provider.utf8.count)
+            && provider.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 }
+    }
+
     public init(
         id: Int64, username: String, selector: String,
         appIDCalls: String?, tokenCalls: String?, appIDOther: String?, tokenOther: String?,
-        platform: DevicePlatform?, createdAt: Date, lastSeenAt: Date,
+        platform: DevicePlatform?, provider: String = DeviceTuple.defaultProvider, createdAt: Date, lastSeenAt: Date,
         lastPushAt: Date? = nil, lastPushStatus: Int? = nil, lastPushResult: String? = nil
     ) {
         self.id = id
@@ -43,6 +57,7 @@ public struct DeviceTuple: Sendable, Equatable, Codable {
         self.appIDOther = appIDOther
         self.tokenOther = tokenOther
         self.platform = platform
+        self.provider = provider
         self.createdAt = createdAt
         self.lastSeenAt = lastSeenAt
         self.lastPushAt = lastPushAt

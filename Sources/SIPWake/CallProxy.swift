@@ -3,10 +3,10 @@ import Foundation
 import Logging
 import Metrics
 import Model
+import Ports
 import Push
 import Registrar
 import SIPCore
-import Storage
 
 /// The push-paired forking proxy as seen from the SIP loop (RFC 3261 §16):
 /// for each INVITE to a local user it runs a `CallFork` and carries out its
@@ -16,8 +16,8 @@ import Storage
 /// thread only.
 final class CallProxy {
     private let settings: CallProxySettings
-    private let tuples: TupleStore
-    private let records: CallRecordWriter?
+    private let tuples: any TupleRepository
+    private let records: (any CallRecordSink)?
     private let push: PushClient?
     private let logger: Logger
     private let clock: @Sendable () -> Date
@@ -41,7 +41,7 @@ final class CallProxy {
     private var queued: [(String, ForkEvent)] = []
     private var draining = false
 
-    init(settings: CallProxySettings, tuples: TupleStore, records: CallRecordWriter?, push: PushClient?,
+    init(settings: CallProxySettings, tuples: any TupleRepository, records: (any CallRecordSink)?, push: PushClient?,
          logger: Logger, clock: @escaping @Sendable () -> Date,
          resume: @escaping @Sendable (@escaping @Sendable (CallProxy) -> Void) -> Void) {
         self.settings = settings
@@ -105,9 +105,9 @@ final class CallProxy {
         }
     }
 
-    private static func loadTargets(_ tuples: TupleStore, aor: String, logger: Logger) -> [PushTarget] {
+    private static func loadTargets(_ tuples: any TupleRepository, aor: String, logger: Logger) -> [PushTarget] {
         do {
-            return try tuples.list(username: aor, limit: 1000).map { tuple in
+            return try tuples.list(username: aor, limit: 1000, offset: 0).map { tuple in
                 PushTarget(tupleID: tuple.id, selector: tuple.selector, callsAppID: tuple.appIDCalls,
                            callsToken: tuple.tokenCalls, otherAppID: tuple.appIDOther, otherToken: tuple.tokenOther)
             }

@@ -1,6 +1,6 @@
 import Config
-import Foundation
 import Forking
+import Foundation
 import Model
 import Registrar
 import SIPCore

@@ -1,6 +1,6 @@
 import Model
+import Ports
 import Registrar
-import Storage
 
 /// The HA1s of every user, in memory on the SIP loop, so that checking a
 /// REGISTER's credentials never waits on disk. Refreshed from the database

@@ -1,8 +1,8 @@
 import Forking
 import Foundation
+import Ports
 import Registrar
 import SIPCore
-import Storage
 
 /// One incoming call while sipwake handles it: the caller's INVITE server
 /// transaction, the pure state machine deciding what happens, and the SIP

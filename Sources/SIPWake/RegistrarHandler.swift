@@ -2,9 +2,9 @@ import Foundation
 import Logging
 import Metrics
 import Model
+import Ports
 import Registrar
 import SIPCore
-import Storage
 
 /// The registrar (RFC 3261 §10.3) as seen from the SIP loop: it checks the
 /// domain, extensions and credentials of a REGISTER, runs the pure rules on
@@ -19,7 +19,7 @@ final class RegistrarHandler {
     private(set) var table = LocationTable()
     private let settings: RegistrarSettings
     private let authenticator: SIPAuthenticator
-    private let writer: BindingWriter
+    private let writer: any BindingJournal
     private let logger: Logger
     private let metrics: RegistrarMetrics
     private let clock: @Sendable () -> Date
@@ -45,7 +45,7 @@ final class RegistrarHandler {
         var started: ContinuousClock.Instant
     }
 
-    init(settings: RegistrarSettings, authenticator: SIPAuthenticator, writer: BindingWriter, logger: Logger,
+    init(settings: RegistrarSettings, authenticator: SIPAuthenticator, writer: any BindingJournal, logger: Logger,
          metrics: any MetricsFactory, clock: @escaping @Sendable () -> Date,
          resume: @escaping @Sendable (@escaping @Sendable (RegistrarHandler) -> Void) -> Void) {
         self.settings = settings

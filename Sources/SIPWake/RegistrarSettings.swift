@@ -1,5 +1,5 @@
-import Foundation
 import Config
+import Foundation
 import Registrar
 
 /// What the registrar needs from the configuration, resolved once at start.

@@ -2,9 +2,9 @@ import Foundation
 import Logging
 import Metrics
 import Model
+import Ports
 import Registrar
 import SIPCore
-import Storage
 
 /// Digest authentication (RFC 3261 §22, RFC 8760) of everything a phone
 /// sends: REGISTER is challenged with 401 and WWW-Authenticate, requests
@@ -224,7 +224,7 @@ final class SIPAuthenticator {
     /// user name, "-" otherwise. The username is the client's to choose, and
     /// one with spaces could forge the `client.address` fail2ban reads.
     static func loggable(_ username: String) -> String {
-        UserStore.isValidUsername(username) ? username : "-"
+        SIPUsername.isValid(username) ? username : "-"
     }
 
     /// Parks the request, without a transaction, until the user is looked

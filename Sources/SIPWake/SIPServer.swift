@@ -2,10 +2,10 @@ import Foundation
 import Logging
 import Metrics
 import Model
+import Ports
 import Push
 import Registrar
 import SIPCore
-import Storage
 
 /// The actor that owns all SIP state: the Sofia agent, the registrar and
 /// its location table. It runs on the SIP loop (its executor is the loop), so
@@ -18,7 +18,7 @@ actor SIPServer: SIPRequestHandler {
     private let options: SIPAgentOptions
     private let settings: RegistrarSettings
     private let logger: Logger
-    private let writer: BindingWriter
+    private let writer: any BindingJournal
     private let directory: UserDirectory
     private let metrics: any MetricsFactory
     /// Usernames the authenticator wants looked up (`runUserLookups`).
@@ -34,16 +34,16 @@ actor SIPServer: SIPRequestHandler {
     private var admission: RequestAdmission
     private let admissionMetrics: AdmissionMetrics
     private let callSettings: CallProxySettings
-    private let tuples: TupleStore
-    private let records: CallRecordWriter?
+    private let tuples: any TupleRepository
+    private let records: (any CallRecordSink)?
     private let push: PushClient?
     private var keepalive: BindingKeepalive?
 
     static let allowedMethods = "REGISTER, OPTIONS, INVITE, ACK, CANCEL, BYE, UPDATE, INFO, PRACK, MESSAGE"
 
     init(loop: SIPLoop, listeners: [SIPListener], options: SIPAgentOptions, settings: RegistrarSettings,
-         writer: BindingWriter, directory: UserDirectory, callSettings: CallProxySettings,
-         tuples: TupleStore, records: CallRecordWriter?, push: PushClient?, logger: Logger,
+         writer: any BindingJournal, directory: UserDirectory, callSettings: CallProxySettings,
+         tuples: any TupleRepository, records: (any CallRecordSink)?, push: PushClient?, logger: Logger,
          metrics: any MetricsFactory, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.callSettings = callSettings
         self.tuples = tuples

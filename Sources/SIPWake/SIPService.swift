@@ -3,11 +3,11 @@ import Foundation
 import Logging
 import Metrics
 import Model
+import Ports
 import Push
 import Registrar
-import ServiceLifecycle
 import SIPCore
-import Storage
+import ServiceLifecycle
 
 /// `sipwake serve`'s SIP side as a Service: it loads the saved bindings and
 /// users, starts the SIP loop and the registrar, and on shutdown stops
@@ -15,19 +15,27 @@ import Storage
 /// answered, and closes the listeners.
 public struct SIPService: Service {
     private let config: SipwakeConfig
-    private let database: SipwakeDatabase
+    private let stores: Stores
+    private let bindingJournal: any BindingJournal
+    private let callRecords: (any CallRecordSink)?
     private let push: PushClient?
     private let logger: Logger
     private let metrics: any MetricsFactory
     private let ready: (@Sendable () -> Void)?
 
-    /// `push` is the running push client, nil when pushes are off;
-    /// `metrics` is where the registrar, authentication and flood counters go.
-    public init(config: SipwakeConfig, database: SipwakeDatabase, push: PushClient? = nil, logger: Logger,
+    /// `bindingJournal` commits the registrar's changes; `callRecords` keeps
+    /// the story of each call, nil when none is kept. Both are started here
+    /// and shut down when the service stops. `push` is the running push
+    /// client, nil when pushes are off; `metrics` is where the registrar,
+    /// authentication and flood counters go.
+    public init(config: SipwakeConfig, stores: Stores, bindingJournal: any BindingJournal,
+                callRecords: (any CallRecordSink)?, push: PushClient? = nil, logger: Logger,
                 metrics: any MetricsFactory, ready: (@Sendable () -> Void)? = nil) {
         self.config = config
         self.metrics = metrics
-        self.database = database
+        self.stores = stores
+        self.bindingJournal = bindingJournal
+        self.callRecords = callRecords
         self.push = push
         self.logger = logger
         self.ready = ready
@@ -35,9 +43,8 @@ public struct SIPService: Service {
 
     public func run() async throws {
         closeOpenCallRecords()
-        let bindingStore = BindingStore(database: database)
-        let userStore = UserStore(database: database)
-        let bindings = try bindingStore.loadAll()
+        let userStore = stores.users
+        let bindings = try stores.bindings.loadAll()
         let usersVersion = try userStore.usersVersion()
         let users = try userStore.list()
 
@@ -60,12 +67,10 @@ public struct SIPService: Service {
         if secret.isEmpty { secret = (0..<32).map { _ in UInt8.random(in: .min ... .max) } }
         let settings = RegistrarSettings(config: config, nonceSecret: secret)
 
-        let writer = BindingWriter(store: bindingStore, logger: logger,
-                                   maxBatch: config.database.groupCommitMaxBatch)
+        let writer = bindingJournal
         writer.start()
-        // Call records are written off the loop; none are kept with retention 0.
-        let records = config.calls.recordRetentionDays > 0
-            ? CallRecordWriter(store: CallRecordStore(database: database), logger: logger) : nil
+        // Call records are written off the loop.
+        let records = callRecords
         records?.start()
         let callSettings = CallProxySettings(config: config, tokenSecret: secret, pushEnabled: push != nil)
         let loop = SIPLoop()
@@ -74,7 +79,7 @@ public struct SIPService: Service {
             loop: loop, listeners: listeners,
             options: SIPAgentOptions(maxMessageSize: config.sip.maxMessageSize),
             settings: settings, writer: writer, directory: UserDirectory(store: userStore),
-            callSettings: callSettings, tuples: TupleStore(database: database), records: records, push: push,
+            callSettings: callSettings, tuples: stores.tuples, records: records, push: push,
             logger: logger, metrics: metrics)
         do {
             try await server.start(bindings: bindings, users: users, usersVersion: usersVersion)
@@ -116,7 +121,7 @@ public struct SIPService: Service {
     /// `interrupted`: no call survives a restart.
     private func closeOpenCallRecords() {
         do {
-            let result = try CallRecordStore(database: database).closeOpenRecords()
+            let result = try stores.callRecords.closeOpenRecords()
             if result.closed > 0 {
                 logger.info("open call records closed as interrupted", metadata: ["call_records.count": "\(result.closed)"])
             }

@@ -4,10 +4,11 @@ import Foundation
 import Hummingbird
 import Logging
 import Metrics
+import Ports
 import Push
 import Registrar
+import SQLiteStorage
 import ServiceLifecycle
-import Storage
 
 /// Everything `sipwake serve` runs, built from the configuration: the SIP
 /// service, the HTTP server (reporter endpoints, admin API, health) when
@@ -29,8 +30,15 @@ public enum SipwakeServices {
             services.append(.init(service: client))
             push = client
         }
-        services.append(.init(service: SIPService(config: config, database: database, push: push, logger: logger,
-                                                  metrics: metrics)))
+        let stores = database.stores
+        let bindingJournal = BindingWriter(store: BindingStore(database: database), logger: logger,
+                                           maxBatch: config.database.groupCommitMaxBatch)
+        // Call records are written off the loop; none are kept with retention 0.
+        let callRecords = config.calls.recordRetentionDays > 0
+            ? CallRecordWriter(store: CallRecordStore(database: database), logger: logger) : nil
+        services.append(.init(service: SIPService(
+            config: config, stores: stores, bindingJournal: bindingJournal, callRecords: callRecords,
+            push: push, logger: logger, metrics: metrics)))
         if let listen = config.http.listen {
             var secret = Array(config.auth.secret.utf8)
             if secret.isEmpty { secret = (0..<32).map { _ in UInt8.random(in: .min ... .max) } }
@@ -45,7 +53,7 @@ public enum SipwakeServices {
             if settings.adminToken == nil {
                 logger.notice("admin API is off: set [http] admin_token (or SIPWAKE_HTTP_ADMIN_TOKEN) to enable it")
             }
-            let router = APIRouter.make(database: database, settings: settings, logger: logger)
+            let router = APIRouter.make(stores: stores, settings: settings, logger: logger)
             let app = Application(
                 router: router,
                 configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: "sipwake"),
@@ -53,12 +61,12 @@ public enum SipwakeServices {
             services.append(.init(service: app))
         }
         // A purge may finish at once (retention 0): that must not stop the server.
-        let tuples = TupleStore(database: database)
+        let tuples = stores.tuples
         services.append(.init(
             service: RetentionPurgeService(what: "stale tuples", retentionDays: config.tuples.staleAfterDays,
                                            logger: logger) { try tuples.purge(notSeenSince: $0) },
             successTerminationBehavior: .ignore))
-        let records = CallRecordStore(database: database)
+        let records = stores.callRecords
         services.append(.init(
             service: RetentionPurgeService(what: "old call records", retentionDays: config.calls.recordRetentionDays,
                                            logger: logger) { try records.purge(startedBefore: $0) },

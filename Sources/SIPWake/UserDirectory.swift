@@ -1,15 +1,15 @@
 import Dispatch
 import Model
-import Storage
+import Ports
 
-/// Reads users from SQLite off the SIP loop and off Swift's cooperative
+/// Reads users from the store off the SIP loop and off Swift's cooperative
 /// threads: each read runs on the directory's own queue, and the caller
 /// awaits its answer, so a slow disk holds up neither SIP nor other tasks.
 struct UserDirectory: Sendable {
-    private let store: UserStore
+    private let store: any UserRepository
     private let queue = DispatchQueue(label: "sipwake.users")
 
-    init(store: UserStore) {
+    init(store: any UserRepository) {
         self.store = store
     }
 

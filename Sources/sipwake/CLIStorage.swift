@@ -1,4 +1,4 @@
-import Storage
+import Ports
 
 /// Runs a store call for a command, turning a `StorageError` into the
 /// one-line `CLIError` the operator sees.

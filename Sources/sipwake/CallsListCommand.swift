@@ -1,7 +1,7 @@
 import ArgumentParser
 import Model
+import Ports
 import SIPWake
-import Storage
 
 struct CallsListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,13 +22,13 @@ struct CallsListCommand: ParsableCommand {
         let config = try options.load()
         let database = try DatabaseAccess.open(config)
         defer { try? database.close() }
-        let store = CallRecordStore(database: database)
+        let store = database.stores.callRecords
         let (calls, total) = try CLIStorage.run {
             (try store.list(callee: user, outcome: filter, limit: limit, offset: offset),
              try store.count(callee: user, outcome: filter))
         }
         if json {
-            try JSONOutput.print(calls.map(CallRecordJSON.object))
+            try JSONOutput.print(calls.map(CallRecordJSON.init))
             return
         }
         var table = TextTable(headers: CallsOutput.listHeaders)

@@ -1,5 +1,5 @@
 import Model
-import Storage
+import Ports
 
 /// An outcome typed on the command line, as `calls list` shows it.
 enum CallsOutcomeArgument {

@@ -1,7 +1,7 @@
 import Foundation
 import Model
+import Ports
 import SIPWake
-import Storage
 
 /// How the CLI shows call records: a list row per call, and the story of
 /// one call (header, pushes, branches, timeline) with times as offsets from
@@ -23,8 +23,8 @@ enum CallsOutput {
             ("record id", r.id), ("pairing id", r.pairingID), ("call-id", r.callID),
             ("callee", r.callee), ("caller", caller), ("outcome", outcome(r)),
             ("final status", r.finalStatus.map(String.init) ?? "-"), ("answered by", r.answeredBy ?? "-"),
-            ("started", CallRecordJSON.timestamp(r.startedAt)),
-            ("ended", r.endedAt.map(CallRecordJSON.timestamp) ?? "-"), ("duration", duration(r)),
+            ("started", ISO8601Time.milliseconds(r.startedAt)),
+            ("ended", r.endedAt.map(ISO8601Time.milliseconds) ?? "-"), ("duration", duration(r)),
         ]
         for (name, value) in fields { header.append([name, value]) }
 

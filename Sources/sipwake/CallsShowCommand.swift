@@ -1,5 +1,6 @@
 import ArgumentParser
-import Storage
+import Model
+import Ports
 
 struct CallsShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,11 +15,11 @@ struct CallsShowCommand: ParsableCommand {
         let config = try options.load()
         let database = try DatabaseAccess.open(config)
         defer { try? database.close() }
-        guard let record = try CLIStorage.run({ try CallRecordStore(database: database).find(id) }) else {
+        guard let record = try CLIStorage.run({ try database.stores.callRecords.find(id) }) else {
             throw CLIError("no call with record id, pairing id or Call-ID '\(id)'")
         }
         if json {
-            try JSONOutput.print(CallRecordJSON.object(record))
+            try JSONOutput.print(CallRecordJSON(record))
             return
         }
         print(CallsOutput.story(record))

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import Ports
 import Registrar
 import SIPWake
-import Storage
 
 struct RegistrationsListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,25 +17,10 @@ struct RegistrationsListCommand: ParsableCommand {
         let database = try DatabaseAccess.open(config)
         defer { try? database.close() }
         let now = Date()
-        let bindings = try BindingStore(database: database).list(aor: user?.lowercased())
+        let bindings = try database.stores.bindings.list(aor: user?.lowercased())
             .filter { $0.expiresAt > now }
         if json {
-            let rows = bindings.map { b -> [String: Any] in
-                var row: [String: Any] = [
-                    "aor": b.aor, "contact": b.contact, "expires_in": b.remainingSeconds(at: now),
-                    "expires_at": JSONOutput.timestamp(b.expiresAt),
-                    "transport": b.source.transport.rawValue, "source": "\(b.source.host):\(b.source.port)",
-                    "call_id": b.callID, "cseq": Int(b.cseq), "path": b.path,
-                    "registered_at": JSONOutput.timestamp(b.registeredAt),
-                    "updated_at": JSONOutput.timestamp(b.updatedAt),
-                ]
-                row["instance"] = b.instanceID
-                row["reg_id"] = b.regID
-                row["q"] = b.q.map { Double($0) / 1000 }
-                row["user_agent"] = b.userAgent
-                return row
-            }
-            try JSONOutput.print(rows)
+            try JSONOutput.print(bindings.map { RegistrationOutputJSON($0, now: now) })
             return
         }
         var table = TextTable(headers: ["AOR", "CONTACT", "EXPIRES", "SOURCE", "INSTANCE", "USER-AGENT"])

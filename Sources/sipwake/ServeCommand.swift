@@ -5,10 +5,10 @@ import Logging
 import Metrics
 import Prometheus
 import NIOCore
-import ServiceLifecycle
 import SIPCore
 import SIPWake
-import Storage
+import SQLiteStorage
+import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

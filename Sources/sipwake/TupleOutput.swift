@@ -1,28 +1,11 @@
 import Foundation
 import Model
+import Ports
 import SIPWake
-import Storage
 
-/// How the CLI shows device tuples: JSON objects (every field, tokens in
-/// full) and table rows (tokens shortened).
+/// How the CLI shows device tuples in tables (tokens shortened); JSON is
+/// `TupleOutputJSON`.
 enum TupleOutput {
-    static func json(_ t: DeviceTuple) -> [String: Any] {
-        var row: [String: Any] = [
-            "id": Int(t.id), "username": t.username, "selector": t.selector,
-            "created_at": JSONOutput.timestamp(t.createdAt),
-            "last_seen_at": JSONOutput.timestamp(t.lastSeenAt),
-        ]
-        row["app_id_calls"] = t.appIDCalls
-        row["token_calls"] = t.tokenCalls
-        row["app_id_other"] = t.appIDOther
-        row["token_other"] = t.tokenOther
-        row["platform"] = t.platform?.rawValue
-        row["last_push_at"] = t.lastPushAt.map(JSONOutput.timestamp)
-        row["last_push_status"] = t.lastPushStatus
-        row["last_push_result"] = t.lastPushResult
-        return row
-    }
-
     static let headers = ["ID", "USER", "SELECTOR", "PLATFORM", "CALLS", "OTHER", "LAST-SEEN", "LAST-PUSH"]
 
     static func tableRow(_ t: DeviceTuple) -> [String] {

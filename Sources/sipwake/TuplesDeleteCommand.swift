@@ -1,5 +1,5 @@
 import ArgumentParser
-import Storage
+import Ports
 
 struct TuplesDeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,7 +16,7 @@ struct TuplesDeleteCommand: ParsableCommand {
         let config = try options.load()
         let database = try DatabaseAccess.open(config)
         defer { try? database.close() }
-        let store = TupleStore(database: database)
+        let store = database.stores.tuples
         if let tupleID {
             guard try CLIStorage.run({ try store.delete(id: tupleID) }) else {
                 throw CLIError(StorageError.tupleNotFound(id: tupleID).description)
@@ -25,7 +25,7 @@ struct TuplesDeleteCommand: ParsableCommand {
         } else if let user {
             let name = user.lowercased()
             let deleted = try CLIStorage.run { () -> Int in
-                guard try UserStore(database: database).find(username: name) != nil else {
+                guard try database.stores.users.find(username: name) != nil else {
                     throw StorageError.userNotFound(name)
                 }
                 return try store.deleteAll(username: name)

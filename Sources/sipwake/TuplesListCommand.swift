@@ -1,6 +1,6 @@
 import ArgumentParser
+import Ports
 import SIPWake
-import Storage
 
 struct TuplesListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,12 +18,12 @@ struct TuplesListCommand: ParsableCommand {
         let config = try options.load()
         let database = try DatabaseAccess.open(config)
         defer { try? database.close() }
-        let store = TupleStore(database: database)
+        let store = database.stores.tuples
         let (tuples, total) = try CLIStorage.run {
             (try store.list(username: user, limit: limit, offset: offset), try store.count(username: user))
         }
         if json {
-            try JSONOutput.print(tuples.map(TupleOutput.json))
+            try JSONOutput.print(tuples.map(TupleOutputJSON.init))
             return
         }
         var table = TextTable(headers: TupleOutput.headers)

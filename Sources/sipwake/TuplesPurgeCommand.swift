@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Storage
+import Ports
 
 struct TuplesPurgeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,7 +16,7 @@ struct TuplesPurgeCommand: ParsableCommand {
         let database = try DatabaseAccess.open(config)
         defer { try? database.close() }
         let cutoff = Date().addingTimeInterval(-age)
-        let purged = try CLIStorage.run { try TupleStore(database: database).purge(notSeenSince: cutoff) }
+        let purged = try CLIStorage.run { try database.stores.tuples.purge(notSeenSince: cutoff) }
         print("purged \(TupleOutput.plural(purged)) not seen since \(JSONOutput.timestamp(cutoff))")
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
+import Ports
 import SIPWake
-import Storage
 
 struct TuplesShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,17 +15,17 @@ struct TuplesShowCommand: ParsableCommand {
         let config = try options.load()
         let database = try DatabaseAccess.open(config)
         defer { try? database.close() }
-        guard let t = try CLIStorage.run({ try TupleStore(database: database).get(id: tupleID) }) else {
+        guard let t = try CLIStorage.run({ try database.stores.tuples.get(id: tupleID) }) else {
             throw CLIError(StorageError.tupleNotFound(id: tupleID).description)
         }
         if json {
-            try JSONOutput.print(TupleOutput.json(t))
+            try JSONOutput.print(TupleOutputJSON(t))
             return
         }
         var table = TextTable(headers: ["FIELD", "VALUE"])
         let fields: [(String, String)] = [
             ("id", String(t.id)), ("user", t.username), ("selector", t.selector),
-            ("platform", t.platform?.rawValue ?? "-"),
+            ("platform", t.platform?.rawValue ?? "-"), ("provider", t.provider),
             ("app id (calls)", t.appIDCalls ?? "-"), ("token (calls)", t.tokenCalls ?? "-"),
             ("app id (other)", t.appIDOther ?? "-"), ("token (other)", t.tokenOther ?? "-"),
             ("created", JSONOutput.timestamp(t.createdAt)), ("last seen", JSONOutput.timestamp(t.lastSeenAt)),

@@ -1,11 +1,11 @@
-import Storage
+import Ports
 
 /// What `users add` and `users password` share: open the database named by
 /// the config, hash the password for the configured realm, call the store.
 enum UserPasswordChange {
     static func run(
         _ options: ConfigOption, user: String, password: String,
-        _ change: (UserStore, _ name: String, _ realm: String, PasswordHashes) throws -> String
+        _ change: (any UserRepository, _ name: String, _ realm: String, PasswordHashes) throws -> String
     ) throws {
         let config = try options.load()
         let database = try DatabaseAccess.open(config)
@@ -14,7 +14,7 @@ enum UserPasswordChange {
         let name = user.lowercased()
         let hashes = try PasswordHashes(username: name, realm: realm, password: password)
         do {
-            print(try change(UserStore(database: database), name, realm, hashes))
+            print(try change(database.stores.users, name, realm, hashes))
         } catch let error as StorageError {
             throw CLIError(error.description)
         }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Storage
+import Ports
 
 struct UsersAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a user.")

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Storage
+import Ports
 
 /// `sipwake users hold USER on|off`: the user's wake-up hold. On (the
 /// default), a call pushes the user's devices and waits up to
@@ -23,7 +23,7 @@ struct UsersHoldCommand: ParsableCommand {
         let database = try DatabaseAccess.open(config)
         defer { try? database.close() }
         try CLIStorage.run {
-            try UserStore(database: database).setWakeupHold(username: user.lowercased(), setting == .on)
+            try database.stores.users.setWakeupHold(username: user.lowercased(), setting == .on)
         }
         print("wake-up hold \(setting.rawValue) for \(user.lowercased())")
     }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import Ports
 import SIPWake
-import Storage
 
 struct UsersListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List users.")
@@ -13,13 +13,9 @@ struct UsersListCommand: ParsableCommand {
         let config = try options.load()
         let database = try DatabaseAccess.open(config)
         defer { try? database.close() }
-        let users = try UserStore(database: database).list()
+        let users = try database.stores.users.list()
         if json {
-            let rows = users.map { u -> [String: Any] in
-                ["username": u.username, "realm": u.realm, "wakeup_hold": u.wakeupHold,
-                 "created_at": JSONOutput.timestamp(u.createdAt)]
-            }
-            try JSONOutput.print(rows)
+            try JSONOutput.print(users.map(UserOutputJSON.init))
             return
         }
         var table = TextTable(headers: ["USER", "REALM", "WAKEUP-HOLD", "CREATED"])

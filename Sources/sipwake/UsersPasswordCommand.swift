@@ -1,5 +1,5 @@
 import ArgumentParser
-import Storage
+import Ports
 
 struct UsersPasswordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "password", abstract: "Change a user's password.")

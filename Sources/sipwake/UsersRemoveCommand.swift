@@ -1,5 +1,5 @@
 import ArgumentParser
-import Storage
+import Ports
 
 struct UsersRemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,7 +13,7 @@ struct UsersRemoveCommand: ParsableCommand {
         let database = try DatabaseAccess.open(config)
         defer { try? database.close() }
         do {
-            try UserStore(database: database).remove(username: user.lowercased())
+            try database.stores.users.remove(username: user.lowercased())
             print("removed user \(user.lowercased())")
         } catch let error as StorageError {
             throw CLIError(error.description)

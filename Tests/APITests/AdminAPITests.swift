@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Model
 import Registrar
-import Storage
+import SQLiteStorage
 import XCTest
 
 final class AdminAPITests: XCTestCase {

@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Model
-import Storage
+import SQLiteStorage
 import XCTest
 
 final class AdminCallsAPITests: XCTestCase {

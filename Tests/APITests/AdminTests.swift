@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Registrar
-import Storage
+import SQLiteStorage
 import XCTest
 
 /// What the admin API tests share: a live app on loopback over a real SQLite
@@ -35,7 +35,7 @@ enum AdminTests {
         defer { try? database.close() }
         let settings = APISettings(realm: realm, adminToken: token, maxBodySize: maxBodySize,
                                    adminFailuresPerMinute: adminFailuresPerMinute, nonceSecret: [7, 7, 7])
-        let router = APIRouter.make(database: database, settings: settings, logger: logger, clock: clock)
+        let router = APIRouter.make(stores: database.stores, settings: settings, logger: logger, clock: clock)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in try await test(client, database) }
     }

@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import Storage
+import SQLiteStorage
 import XCTest
 
 final class HealthTests: XCTestCase {
@@ -11,7 +11,7 @@ final class HealthTests: XCTestCase {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("api-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let database = try SipwakeDatabase(path: dir.appendingPathComponent("db.sqlite").path)
-        let router = APIRouter.make(database: database,
+        let router = APIRouter.make(stores: database.stores,
                                     settings: APISettings(realm: "localhost", adminToken: "t", nonceSecret: [1, 2, 3]),
                                     logger: Logger(label: "test"))
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))

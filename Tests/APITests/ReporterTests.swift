@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Registrar
-import Storage
+import SQLiteStorage
 import XCTest
 
 /// The Push Token Reporter and Account Removal Reporter over real HTTP on
@@ -59,10 +59,10 @@ final class ReporterTests: XCTestCase {
         switch kind {
         case .reporter:
             let router = Router(context: APIRequestContext.self)
-            ReporterRoutes(database: database, settings: settings, logger: logger, clock: clock).register(on: router)
+            ReporterRoutes(stores: database.stores, settings: settings, logger: logger, clock: clock).register(on: router)
             try await Application(router: router, configuration: configuration).test(.live) { try await body($0, fixture) }
         case .production:
-            let router = APIRouter.make(database: database, settings: settings, logger: logger, clock: clock)
+            let router = APIRouter.make(stores: database.stores, settings: settings, logger: logger, clock: clock)
             try await Application(router: router, configuration: configuration).test(.live) { try await body($0, fixture) }
         }
     }

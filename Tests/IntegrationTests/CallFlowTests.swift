@@ -1,6 +1,6 @@
 import Foundation
 import Model
-import Storage
+import SQLiteStorage
 import XCTest
 
 /// Calls end to end on loopback: a real `sipwake serve`, a PBX and phones

@@ -1,6 +1,6 @@
 import Foundation
 import Model
-import Storage
+import SQLiteStorage
 import XCTest
 
 /// `sipwake calls …` on a database the CLI created; records are put there

@@ -1,7 +1,7 @@
 import Foundation
 import Model
 import Registrar
-import Storage
+import SQLiteStorage
 import XCTest
 
 /// `sipwake serve` with its HTTP server: health, and the stale-tuple purge.

@@ -1,6 +1,6 @@
 import Foundation
 import Model
-import Storage
+import SQLiteStorage
 import XCTest
 
 /// `sipwake tuples …` on a database the CLI created; tuples are put there with

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Model
 import Registrar
-import Storage
+import SQLiteStorage
 import XCTest
 
 final class BindingStoreTests: XCTestCase {

@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 import Logging
 import Model
+import Ports
 import Registrar
-import Storage
+import SQLiteStorage
 import XCTest
 
 final class BindingWriterTests: XCTestCase {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Model
-import Storage
+import SQLiteStorage
 import Testing
 
 /// `CallRecordStore.closeOpenRecords()`: at start, the records a crash left

@@ -1,6 +1,6 @@
 import Foundation
 import Model
-import Storage
+import SQLiteStorage
 
 /// Call records as the forking proxy writes them: a callee with two devices,
 /// two pushes (one retried), a branch per device, and a timeline.

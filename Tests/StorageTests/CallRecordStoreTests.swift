@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 import Model
-import Storage
+import Ports
+import SQLiteStorage
 import XCTest
 
 final class CallRecordStoreTests: XCTestCase {

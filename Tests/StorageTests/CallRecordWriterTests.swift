@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import Model
-import Storage
+import SQLiteStorage
 import XCTest
 
 final class CallRecordWriterTests: XCTestCase {

@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
 import Registrar
-import Storage
+import SQLiteStorage
 import XCTest
 
 final class SipwakeDatabaseTests: XCTestCase {
-    func testFreshFileGetsTheV3SchemaInANewDirectory() throws {
+    func testFreshFileGetsTheV4SchemaInANewDirectory() throws {
         let path = try TestDatabase.makePath(self)
         XCTAssertFalse(FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path))
 
@@ -13,11 +13,11 @@ final class SipwakeDatabaseTests: XCTestCase {
         defer { try? database.close() }
 
         XCTAssertTrue(FileManager.default.fileExists(atPath: path))
-        XCTAssertEqual(database.schemaVersion, "v3-call-records")
+        XCTAssertEqual(database.schemaVersion, "v4-tuple-provider")
         try database.pool.read { db in
             XCTAssertEqual(
                 try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"),
-                ["v1-users-bindings", "v2-device-tuples", "v3-call-records"])
+                ["v1-users-bindings", "v2-device-tuples", "v3-call-records", "v4-tuple-provider"])
             XCTAssertEqual(
                 try db.columns(in: "users").map(\.name),
                 ["username", "realm", "ha1_md5", "ha1_sha256", "wakeup_hold", "created_at", "updated_at"])
@@ -37,7 +37,8 @@ final class SipwakeDatabaseTests: XCTestCase {
             XCTAssertEqual(
                 try db.columns(in: "device_tuples").map(\.name),
                 ["id", "username", "selector", "app_id_calls", "token_calls", "app_id_other", "token_other",
-                 "platform", "created_at", "last_seen_at", "last_push_at", "last_push_status", "last_push_result"])
+                 "platform", "created_at", "last_seen_at", "last_push_at", "last_push_status", "last_push_result",
+                 "provider"])
             XCTAssertEqual(try db.primaryKey("device_tuples").columns, ["id"])
             let keys = try db.foreignKeys(on: "device_tuples")
             XCTAssertEqual(keys.map(\.destinationTable), ["users"])
@@ -61,9 +62,9 @@ final class SipwakeDatabaseTests: XCTestCase {
 
         let second = try SipwakeDatabase(path: path)
         defer { try? second.close() }
-        XCTAssertEqual(second.schemaVersion, "v3-call-records")
+        XCTAssertEqual(second.schemaVersion, "v4-tuple-provider")
         try second.pool.read { db in
-            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations"), 3)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations"), 4)
             XCTAssertEqual(try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'users_version'"), 1)
         }
         XCTAssertEqual(try UserStore(database: second).list().map(\.username), ["alice"])
@@ -81,7 +82,7 @@ final class SipwakeDatabaseTests: XCTestCase {
 
         let older = try SipwakeDatabase(path: path)
         defer { try? older.close() }
-        XCTAssertEqual(older.schemaVersion, "v3-call-records", "the last migration this build knows")
+        XCTAssertEqual(older.schemaVersion, "v4-tuple-provider", "the last migration this build knows")
         XCTAssertEqual(try UserStore(database: older).usersVersion(), 0)
         try older.pool.read { db in
             XCTAssertTrue(try db.tableExists("future_things"), "untouched")

@@ -1,5 +1,5 @@
 import Foundation
-import Storage
+import SQLiteStorage
 import XCTest
 
 /// A real SQLite file in a fresh temporary directory, removed after the test.

@@ -1,6 +1,7 @@
 import Foundation
 import Registrar
-import Storage
+import Ports
+import SQLiteStorage
 import XCTest
 
 final class UserStoreTests: XCTestCase {

@@ -1,7 +1,7 @@
 /// Why a storage operation was refused. Each case reads as a sentence an
 /// operator can act on (the CLI prints `description` as is).
-public enum StorageError: Error, Equatable, CustomStringConvertible {
-    /// `UserStore.add` for a username that already exists.
+public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `UserRepository.add` for a username that already exists.
     case userExists(String)
     /// A user operation on a username that does not exist.
     case userNotFound(String)
@@ -16,11 +16,11 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
     /// the field and what is wrong with it, never its value: a token is a
     /// credential for pushing to someone's phone.
     case invalidField(name: String, reason: String)
-    /// `TupleStore.create` (or `update`) onto a (username, selector) that already has a tuple.
+    /// `TupleRepository.create` (or `update`) onto a (username, selector) that already has a tuple.
     case tupleExists(username: String, selector: String)
     /// A tuple operation on an id that does not exist.
     case tupleNotFound(id: Int64)
-    /// `BindingWriter.submit` after `shutdown()`.
+    /// `BindingJournal.submit` after `shutdown()`.
     case writerStopped
     /// A stored row that cannot be turned back into a model value.
     case corruptRow(table: String, detail: String)

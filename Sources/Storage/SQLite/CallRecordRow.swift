@@ -1,4 +1,5 @@
 import Model
+import Ports
 /// The `call_records` columns of one record, computed (validated and
 /// encoded) before the transaction that writes them.
 struct CallRecordRow: Sendable {

@@ -16,6 +16,8 @@ enum StorageMigrations {
     static let v2 = "v2-device-tuples"
     /// Identifier of the third schema: the story of each incoming call.
     static let v3 = "v3-call-records"
+    /// Identifier of the fourth schema: the push provider of each device tuple.
+    static let v4 = "v4-tuple-provider"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -139,6 +141,14 @@ enum StorageMigrations {
             try db.execute(sql: "CREATE INDEX call_records_call_id ON call_records(call_id)")
             // Newest-first lists of every call, and retention purges (`WHERE started_at < ?`).
             try db.execute(sql: "CREATE INDEX call_records_started_at ON call_records(started_at)")
+        }
+        migrator.registerMigration(v4) { db in
+            // Which push service reaches the device. Tuples stored before
+            // there was a choice were all pushed through the Acrobits gateway.
+            try db.execute(sql: """
+                ALTER TABLE device_tuples ADD COLUMN provider TEXT NOT NULL DEFAULT 'acrobits'
+                    CHECK (length(provider) BETWEEN 1 AND 32 AND provider NOT GLOB '*[^a-z0-9-]*')
+                """)
         }
         // Append new migrations here, never above.
         return migrator

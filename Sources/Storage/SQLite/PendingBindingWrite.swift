@@ -1,5 +1,5 @@
 import Model
-import Registrar
+import Ports
 
 /// One `BindingWriter.submit` call waiting for the writer thread.
 struct PendingBindingWrite: Sendable {

@@ -1,6 +1,6 @@
 import Logging
 import Model
-import Registrar
+import Ports
 
 /// Group commit: the SIP loop must never wait on disk, and a REGISTER's 200 OK
 /// must wait for durability. Writes are queued; a single writer thread (never
@@ -12,28 +12,38 @@ import Registrar
 /// Order: submissions are committed in submission order, and completions are
 /// called in that order.
 ///
-/// Sendable: the only stored property is `worker`, a `let` to a class that is
-/// itself safe to share (see `BindingWriterWorker`).
-public final class BindingWriter: Sendable {
-    private let worker: BindingWriterWorker
+/// Sendable: its stored properties are `let`s to classes that are themselves
+/// safe to share (`BatchingWriter`, `WriteCounters`).
+public final class BindingWriter: BindingJournal {
+    private let queue: BatchingWriter<BindingWriteQueue>
+    private let counters: WriteCounters
+
+    /// Name of the writer thread, as `top -H` and debuggers show it.
+    static let threadName = "bindings-writer"
 
     /// Creates the writer. Its thread starts with `start()`, called by the
     /// owning service's `run()`, never by `init`; submissions made before
     /// that wait in the queue.
     public init(store: BindingStore, logger: Logger, maxBatch: Int = 1024) {
         precondition(maxBatch > 0, "maxBatch must be positive")
-        worker = BindingWriterWorker(store: store, logger: logger, maxBatch: maxBatch)
+        let counters = WriteCounters()
+        let batchCommit = BindingBatchCommit(store: store, logger: logger, counters: counters)
+        self.counters = counters
+        queue = BatchingWriter(
+            threadName: Self.threadName, queue: BindingWriteQueue(maxBatch: maxBatch), logger: logger,
+            started: "Binding writer started", stopped: "Binding writer stopped"
+        ) { batchCommit.commit($0) }
     }
 
     /// Starts the writer thread. Calling it again does nothing.
     public func start() {
-        worker.startIfNeeded()
+        queue.startIfNeeded()
     }
 
     /// Shuts down (drains and commits what is queued) if the owner forgot to.
     deinit {
-        worker.startIfNeeded()
-        worker.shutdown()
+        queue.startIfNeeded()
+        queue.shutdown()
     }
 
     /// Never blocks on disk (only on a short queue lock). `completion` is
@@ -51,7 +61,10 @@ public final class BindingWriter: Sendable {
     /// Completions run on the writer thread and delay the next commit while
     /// they run: hop back to your own loop and return.
     public func submit(_ changes: [BindingChange], completion: @escaping @Sendable (Result<Void, Error>) -> Void) {
-        worker.enqueue(PendingBindingWrite(changes: changes, completion: completion))
+        guard queue.enqueue(PendingBindingWrite(changes: changes, completion: completion)) else {
+            completion(.failure(StorageError.writerStopped))
+            return
+        }
     }
 
     /// Stops accepting, drains and commits what is queued, then returns once
@@ -60,14 +73,14 @@ public final class BindingWriter: Sendable {
     /// without waiting; the thread still drains the queue.
     public func shutdown() {
         // A writer that was never started still commits what was queued.
-        worker.startIfNeeded()
-        worker.shutdown()
+        queue.startIfNeeded()
+        queue.shutdown()
     }
 
     /// Transactions committed (a batch, or one submission when a batch falls back).
-    public var committedBatches: Int { worker.counters.batches }
+    public var committedBatches: Int { counters.current.batches }
     /// Submissions whose changes were committed (completion got `.success`).
-    public var committedSubmissions: Int { worker.counters.submissions }
+    public var committedSubmissions: Int { counters.current.written }
     /// Submissions whose changes were rolled back (completion got `.failure`).
-    public var failedSubmissions: Int { worker.counters.failures }
+    public var failedSubmissions: Int { counters.current.failures }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Model
+import Ports
 
 /// The stored story of each incoming call (`call_records`), for
 /// `sipwake calls` and the admin API.
@@ -10,7 +11,7 @@ import Model
 /// (start, end, answered end pushes, forgotten), through `CallRecordWriter`;
 /// each save replaces the whole record in one statement, so a reader sees one
 /// complete version or the next, never half of one.
-public struct CallRecordStore: Sendable {
+public struct CallRecordStore: CallRecordArchive {
     private let database: SipwakeDatabase
 
     /// Rows deleted per transaction by `purge`: the server's other writes

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The sipwake database: one SQLite file in WAL mode, opened with a GRDB DatabasePool.
 ///
@@ -13,7 +14,7 @@ public final class SipwakeDatabase: Sendable {
     public let schemaVersion: String
     /// The file this database was opened from.
     public let path: String
-    private let closed = LockedValue(false)
+    private let closed = Mutex(false)
 
     /// Creates parent directories if needed, opens, sets WAL, `synchronous=FULL`
     /// (a 200 OK to REGISTER is sent only after its binding is durable), busy
@@ -61,7 +62,7 @@ public final class SipwakeDatabase: Sendable {
     /// connection to close checkpoints it. Any other checkpoint error is thrown
     /// after the pool is closed.
     public func close() throws {
-        let alreadyClosed = closed.withValue { value -> Bool in
+        let alreadyClosed = closed.withLock { value -> Bool in
             defer { value = true }
             return value
         }

@@ -1,4 +1,5 @@
 import Model
+import Ports
 /// The writable fields of a device tuple, validated and normalized: what
 /// `TupleStore` writes. Built only by `validate`, so a value of this type has
 /// passed every check before a transaction starts.
@@ -10,6 +11,8 @@ struct TupleFields: Sendable {
     let appIDOther: String?
     let tokenOther: String?
     let platform: DevicePlatform?
+    /// nil: keep the stored provider (a report), or the column default for a new row.
+    let provider: String?
 
     /// The tokens of this tuple (one or two, possibly equal: FCM reports the
     /// same token in both pairs).
@@ -25,7 +28,7 @@ struct TupleFields: Sendable {
     static func validate(
         username: String, selector: String,
         appIDCalls: String?, tokenCalls: String?, appIDOther: String?, tokenOther: String?,
-        platform: DevicePlatform?
+        platform: DevicePlatform?, provider: String? = nil
     ) throws -> TupleFields {
         let name = try UserStore.normalizedUsername(username)
         try check(selector, name: "selector", length: selectorLength)
@@ -35,9 +38,13 @@ struct TupleFields: Sendable {
             throw StorageError.invalidField(
                 name: "tokenCalls", reason: "a tuple needs at least one complete pair: appIDCalls + tokenCalls or appIDOther + tokenOther")
         }
+        if let provider, !DeviceTuple.isValidProvider(provider) {
+            throw StorageError.invalidField(
+                name: "provider", reason: "use 1 to 32 characters among lowercase letters, digits and '-'")
+        }
         return TupleFields(
             username: name, selector: selector, appIDCalls: appIDCalls, tokenCalls: tokenCalls,
-            appIDOther: appIDOther, tokenOther: tokenOther, platform: platform)
+            appIDOther: appIDOther, tokenOther: tokenOther, platform: platform, provider: provider)
     }
 
     private static func checkPair(appID: String?, token: String?, appIDName: String, tokenName: String) throws {

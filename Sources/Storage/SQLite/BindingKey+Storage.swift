@@ -1,5 +1,5 @@
 import Model
-import Registrar
+import Ports
 
 extension BindingKey {
     /// The stable text form stored in `bindings.binding_key`:

@@ -1,5 +1,6 @@
 import Logging
 import Model
+import Ports
 
 /// Puts call records on disk without the SIP loop ever waiting for it.
 ///
@@ -15,57 +16,75 @@ import Model
 /// lost; a later save of the call carries the whole story again, but a
 /// failed last save leaves the row at its previous version.
 ///
-/// Sendable: the only stored property is `worker`, a `let` to a class that is
-/// itself safe to share (see `CallRecordWriterWorker`).
-public final class CallRecordWriter: Sendable {
-    private let worker: CallRecordWriterWorker
+/// Sendable: its stored properties are `let`s of `Sendable` types
+/// (`BatchingWriter`, `WriteCounters`, `Logger`).
+public final class CallRecordWriter: CallRecordSink {
+    private let queue: BatchingWriter<CallRecordWriteQueue>
+    private let counters: WriteCounters
+    private let logger: Logger
+
+    /// Name of the writer thread, as `top -H` and debuggers show it.
+    static let threadName = "call-records"
 
     /// Creates the writer. Its thread starts with `start()`, called by the
     /// owning service's `run()`, never by `init`; records saved before that
     /// wait in the pending map.
     public init(store: CallRecordStore, logger: Logger) {
-        worker = CallRecordWriterWorker(store: store, logger: logger)
+        let counters = WriteCounters()
+        let batchWrite = CallRecordBatchWrite(store: store, logger: logger, counters: counters)
+        self.counters = counters
+        self.logger = logger
+        queue = BatchingWriter(
+            threadName: Self.threadName, queue: CallRecordWriteQueue(), logger: logger,
+            started: "Call record writer started", stopped: "Call record writer stopped"
+        ) { batchWrite.write($0) }
     }
 
     /// Starts the writer thread. Calling it again does nothing.
     public func start() {
-        worker.startIfNeeded()
+        queue.startIfNeeded()
     }
 
     /// Shuts down (writes what is pending) if the owner forgot to.
     deinit {
-        worker.startIfNeeded()
-        worker.shutdown()
+        queue.startIfNeeded()
+        queue.shutdown()
     }
 
     /// Never blocks on disk (only on a short lock) and does no I/O on the
     /// caller's thread. Replaces any pending version with the same id. After
     /// `shutdown()` the record is dropped, logged and counted as a failure.
     public func save(_ record: CallRecord) {
-        worker.enqueue(record)
+        guard queue.enqueue(record) else {
+            counters.add(failures: 1)
+            logger.warning(
+                "Call record dropped: the writer is shut down",
+                metadata: ["record": "\(record.id)", "pairing_id": "\(record.pairingID)"])
+            return
+        }
     }
 
     /// Blocks until every record saved before this call has been written (or
     /// its write has failed). Starts the thread if `start()` was not called.
     /// Called on the writer thread it returns at once.
     public func flush() {
-        worker.startIfNeeded()
-        worker.flush()
+        queue.startIfNeeded()
+        queue.flush()
     }
 
     /// Stops accepting, writes everything pending, then returns once the
     /// thread has finished. Idempotent. A writer that was never started is
     /// started for this drain.
     public func shutdown() {
-        worker.startIfNeeded()
-        worker.shutdown()
+        queue.startIfNeeded()
+        queue.shutdown()
     }
 
     /// Record versions that were not written: failed writes, records that
     /// cannot be encoded, saves after shutdown.
-    public var failures: Int { worker.counters.failures }
+    public var failures: Int { counters.current.failures }
     /// Record versions written (after coalescing).
-    public var writtenRecords: Int { worker.counters.written }
+    public var writtenRecords: Int { counters.current.written }
     /// Transactions committed.
-    public var committedBatches: Int { worker.counters.batches }
+    public var committedBatches: Int { counters.current.batches }
 }

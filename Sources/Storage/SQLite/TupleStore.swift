@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Model
+import Ports
 
 /// The device tuples reported by the apps (Push Token Reporter), removed on
 /// logout (Account Removal Reporter), and managed by the operator.
@@ -12,7 +13,7 @@ import Model
 /// - a token is held by one row only: writing a row deletes every other row
 ///   that holds one of its tokens (in either pair), so a token reported on
 ///   another account or selector moves to the row just written.
-public struct TupleStore: Sendable {
+public struct TupleStore: TupleRepository {
     private let database: SipwakeDatabase
 
     public init(database: SipwakeDatabase) {
@@ -24,7 +25,8 @@ public struct TupleStore: Sendable {
     /// The Push Token Reporter's upsert. A report of an existing (username,
     /// selector) replaces both pairs (a pair not reported is cleared: the
     /// report is the app's current state) and sets `lastSeenAt`; a `nil`
-    /// platform keeps the one already known. A report of a new selector adds
+    /// platform keeps the one already known, and so does the provider (apps
+    /// do not report one; a new tuple gets `acrobits`). A report of a new selector adds
     /// a row: several devices per user are all kept. Rows of other accounts
     /// or selectors holding one of the reported tokens are deleted.
     /// - Throws: `invalidUsername`, `invalidField`, `userNotFound`; nothing is written then.
@@ -113,11 +115,11 @@ public struct TupleStore: Sendable {
     public func create(
         username: String, selector: String,
         appIDCalls: String?, tokenCalls: String?, appIDOther: String?, tokenOther: String?,
-        platform: DevicePlatform?, now: Date = Date()
+        platform: DevicePlatform?, provider: String = DeviceTuple.defaultProvider, now: Date = Date()
     ) throws -> DeviceTuple {
         let fields = try TupleFields.validate(
             username: username, selector: selector, appIDCalls: appIDCalls, tokenCalls: tokenCalls,
-            appIDOther: appIDOther, tokenOther: tokenOther, platform: platform)
+            appIDOther: appIDOther, tokenOther: tokenOther, platform: platform, provider: provider)
         let time = now.timeIntervalSince1970
         return try database.pool.write { db in
             try Self.requireUser(db, fields.username)
@@ -128,19 +130,19 @@ public struct TupleStore: Sendable {
         }
     }
 
-    /// Replaces every writable field of tuple `id` (a `nil` platform clears
-    /// it); times and the last push result are kept. Other rows holding one
+    /// Replaces every writable field of tuple `id`, provider included (a
+    /// `nil` platform clears it); times and the last push result are kept. Other rows holding one
     /// of its tokens are deleted.
     /// - Throws: a validation error, `tupleNotFound`, `userNotFound`, `tupleExists`
     ///   (another row has that username and selector); nothing is written then.
     public func update(
         id: Int64, username: String, selector: String,
         appIDCalls: String?, tokenCalls: String?, appIDOther: String?, tokenOther: String?,
-        platform: DevicePlatform?
+        platform: DevicePlatform?, provider: String = DeviceTuple.defaultProvider
     ) throws -> DeviceTuple {
         let fields = try TupleFields.validate(
             username: username, selector: selector, appIDCalls: appIDCalls, tokenCalls: tokenCalls,
-            appIDOther: appIDOther, tokenOther: tokenOther, platform: platform)
+            appIDOther: appIDOther, tokenOther: tokenOther, platform: platform, provider: provider)
         return try database.pool.write { db in
             guard try Self.fetch(db, id: id) != nil else { throw StorageError.tupleNotFound(id: id) }
             try Self.requireUser(db, fields.username)
@@ -149,11 +151,11 @@ public struct TupleStore: Sendable {
                 sql: """
                     UPDATE device_tuples
                     SET username = ?, selector = ?, app_id_calls = ?, token_calls = ?,
-                        app_id_other = ?, token_other = ?, platform = ?
+                        app_id_other = ?, token_other = ?, platform = ?, provider = coalesce(?, provider)
                     WHERE id = ?
                     """,
                 arguments: [fields.username, fields.selector, fields.appIDCalls, fields.tokenCalls,
-                            fields.appIDOther, fields.tokenOther, fields.platform?.rawValue, id])
+                            fields.appIDOther, fields.tokenOther, fields.platform?.rawValue, fields.provider, id])
             try Self.deleteOtherHolders(db, of: fields.tokens, keeping: id)
             return try Self.written(db, id: id)
         }
@@ -259,11 +261,12 @@ public struct TupleStore: Sendable {
             sql: """
                 INSERT INTO device_tuples
                     (username, selector, app_id_calls, token_calls, app_id_other, token_other, platform,
-                     created_at, last_seen_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                     provider, created_at, last_seen_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [fields.username, fields.selector, fields.appIDCalls, fields.tokenCalls,
-                        fields.appIDOther, fields.tokenOther, fields.platform?.rawValue, createdAt, lastSeenAt])
+                        fields.appIDOther, fields.tokenOther, fields.platform?.rawValue,
+                        fields.provider ?? DeviceTuple.defaultProvider, createdAt, lastSeenAt])
         return db.lastInsertedRowID
     }
 
@@ -308,7 +311,7 @@ public struct TupleStore: Sendable {
             id: row["id"], username: row["username"], selector: row["selector"],
             appIDCalls: row["app_id_calls"], tokenCalls: row["token_calls"],
             appIDOther: row["app_id_other"], tokenOther: row["token_other"],
-            platform: platform,
+            platform: platform, provider: row["provider"],
             createdAt: Date(timeIntervalSince1970: row["created_at"]),
             lastSeenAt: Date(timeIntervalSince1970: row["last_seen_at"]),
             lastPushAt: lastPushAt.map(Date.init(timeIntervalSince1970:)),

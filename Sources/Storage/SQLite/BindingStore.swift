@@ -1,13 +1,13 @@
 import Foundation
 import GRDB
 import Model
-import Registrar
+import Ports
 
 /// The persisted location table: one `bindings` row per (AOR, binding key).
 ///
 /// The server keeps the live table in memory and writes every change here
 /// (through `BindingWriter`); at start it reloads with `loadAll()`.
-public struct BindingStore: Sendable {
+public struct BindingStore: BindingRepository {
     private let database: SipwakeDatabase
 
     public init(database: SipwakeDatabase) {

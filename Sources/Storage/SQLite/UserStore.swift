@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
 import Model
+import Ports
 
 /// The SIP users: username, realm and digest HA1 values.
 ///
 /// Every write bumps `meta.users_version` in the same transaction, so the
 /// server can notice a CLI change with one cheap read (`usersVersion()`).
-public struct UserStore: Sendable {
+public struct UserStore: UserRepository {
     private let database: SipwakeDatabase
 
     public init(database: SipwakeDatabase) {
@@ -108,23 +109,9 @@ public struct UserStore: Sendable {
 
     // MARK: - Validation
 
-    /// RFC 3261 §25.1 `user` characters: unreserved (alphanum, mark) and
-    /// user-unreserved, ASCII only. Escapes (`%HH`) are not accepted: a
-    /// username is typed by an operator, not copied from a wire URI.
-    private static let usernameCharacters: Set<Character> = {
-        var set = Set<Character>("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        set.formUnion("-_.!~*'()")   // mark
-        // user-unreserved, without `/`: RFC 3261 allows it, but it would make
-        // CLI arguments and log lines ambiguous, so sipwake leaves it out.
-        set.formUnion("&=+$,;?")
-        return set
-    }()
-
-    /// Whether `username` is acceptable to `add`: 1...64 characters among
-    /// letters, digits and `- _ . ! ~ * ' ( ) & = + $ , ; ?` (so no '@', ':'
-    /// or whitespace).
+    /// Whether `username` is acceptable to `add` (`SIPUsername.isValid`).
     public static func isValidUsername(_ username: String) -> Bool {
-        (1...64).contains(username.count) && username.allSatisfy { usernameCharacters.contains($0) }
+        SIPUsername.isValid(username)
     }
 
     /// The stored form of a valid username (lower-cased); `invalidUsername` otherwise.

@@ -1,4 +1,5 @@
 import Model
+import Ports
 
 /// What a call's last answered push to one device tuple said, for the
 /// tuple's `last_push_at`, `last_push_status` and `last_push_result`.

@@ -1,0 +1,50 @@
+import Model
+
+/// A device tuple as the admin API and the Push Token Reporter show it:
+/// every field, nulls explicit, times ISO 8601 UTC.
+struct TupleJSON: Encodable, Sendable {
+    let id: Int64
+    let username: String
+    let selector: String
+    @ExplicitNull var appIDCalls: String?
+    @ExplicitNull var tokenCalls: String?
+    @ExplicitNull var appIDOther: String?
+    @ExplicitNull var tokenOther: String?
+    @ExplicitNull var platform: String?
+    let provider: String
+    let createdAt: String
+    let lastSeenAt: String
+    @ExplicitNull var lastPushAt: String?
+    @ExplicitNull var lastPushStatus: Int?
+    @ExplicitNull var lastPushResult: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, username, selector, platform, provider
+        case appIDCalls = "app_id_calls"
+        case tokenCalls = "token_calls"
+        case appIDOther = "app_id_other"
+        case tokenOther = "token_other"
+        case createdAt = "created_at"
+        case lastSeenAt = "last_seen_at"
+        case lastPushAt = "last_push_at"
+        case lastPushStatus = "last_push_status"
+        case lastPushResult = "last_push_result"
+    }
+
+    init(_ t: DeviceTuple) {
+        id = t.id
+        username = t.username
+        selector = t.selector
+        appIDCalls = t.appIDCalls
+        tokenCalls = t.tokenCalls
+        appIDOther = t.appIDOther
+        tokenOther = t.tokenOther
+        platform = t.platform?.rawValue
+        provider = t.provider
+        createdAt = ISO8601Time.seconds(t.createdAt)
+        lastSeenAt = ISO8601Time.seconds(t.lastSeenAt)
+        lastPushAt = t.lastPushAt.map(ISO8601Time.seconds)
+        lastPushStatus = t.lastPushStatus
+        lastPushResult = t.lastPushResult
+    }
+}

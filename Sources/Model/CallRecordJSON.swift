@@ -1,0 +1,50 @@
+import Foundation
+
+/// A call record as operators read it: `sipwake calls … --json` and the admin
+/// API print the same object. Keys are snake_case, every field is present
+/// (absent values are `null`), times are ISO 8601 UTC with milliseconds
+/// (`2026-11-22T01:06:13.482Z`): a call's story happens within seconds.
+public struct CallRecordJSON: Encodable, Sendable {
+    let id: String
+    let pairingID: String
+    let callID: String
+    let callee: String
+    let caller: String
+    @ExplicitNull var callerDisplayName: String?
+    let startedAt: String
+    @ExplicitNull var endedAt: String?
+    @ExplicitNull var outcome: String?
+    @ExplicitNull var finalStatus: Int?
+    @ExplicitNull var answeredBy: String?
+    let pushes: [CallPushJSON]
+    let branches: [CallBranchJSON]
+    let events: [CallEventJSON]
+
+    enum CodingKeys: String, CodingKey {
+        case id, callee, caller, outcome, pushes, branches, events
+        case pairingID = "pairing_id"
+        case callID = "call_id"
+        case callerDisplayName = "caller_display_name"
+        case startedAt = "started_at"
+        case endedAt = "ended_at"
+        case finalStatus = "final_status"
+        case answeredBy = "answered_by"
+    }
+
+    public init(_ r: CallRecord) {
+        id = r.id
+        pairingID = r.pairingID
+        callID = r.callID
+        callee = r.callee
+        caller = r.caller
+        callerDisplayName = r.callerDisplayName
+        startedAt = ISO8601Time.milliseconds(r.startedAt)
+        endedAt = r.endedAt.map(ISO8601Time.milliseconds)
+        outcome = r.outcome?.rawValue
+        finalStatus = r.finalStatus
+        answeredBy = r.answeredBy
+        pushes = r.pushes.map(CallPushJSON.init)
+        branches = r.branches.map(CallBranchJSON.init)
+        events = r.events.map(CallEventJSON.init)
+    }
+}

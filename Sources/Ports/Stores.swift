@@ -1,0 +1,16 @@
+/// The stores a sipwake process reads and writes, whichever database holds
+/// them. Built once by whoever opens the database, then handed down.
+public struct Stores: Sendable {
+    public var users: any UserRepository
+    public var bindings: any BindingRepository
+    public var tuples: any TupleRepository
+    public var callRecords: any CallRecordArchive
+
+    public init(users: any UserRepository, bindings: any BindingRepository, tuples: any TupleRepository,
+                callRecords: any CallRecordArchive) {
+        self.users = users
+        self.bindings = bindings
+        self.tuples = tuples
+        self.callRecords = callRecords
+    }
+}

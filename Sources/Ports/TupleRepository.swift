@@ -1,0 +1,61 @@
+import Foundation
+import Model
+
+/// The device tuples: reported by the apps (Push Token Reporter), removed on
+/// logout (Account Removal Reporter), managed by the operator, read for
+/// every incoming call and marked with each push's answer.
+///
+/// Rules every implementation keeps, each write in one transaction: invalid
+/// input writes nothing; one tuple per (username, selector); a token is held
+/// by one tuple only (writing a tuple deletes every other one holding one of
+/// its tokens, so a token reported on another account moves).
+public protocol TupleRepository: Sendable {
+    /// The Push Token Reporter's upsert. A report of a known (username,
+    /// selector) replaces both pairs and sets `lastSeenAt`; a nil platform
+    /// keeps the one known. `created` tells whether the tuple is new.
+    /// - Throws: `invalidUsername`, `invalidField`, `userNotFound`; nothing is written then.
+    func report(
+        username: String, selector: String,
+        appIDCalls: String?, tokenCalls: String?, appIDOther: String?, tokenOther: String?,
+        platform: DevicePlatform?, now: Date
+    ) throws -> (tuple: DeviceTuple, created: Bool)
+    /// The Account Removal Reporter: deletes that device's tuple for that
+    /// user. `false` when there was none.
+    func remove(username: String, selector: String) throws -> Bool
+
+    /// Tuples ordered by id, all users or one.
+    /// - Throws: `invalidField` for a negative limit or offset.
+    func list(username: String?, limit: Int, offset: Int) throws -> [DeviceTuple]
+    /// How many tuples, all users or one.
+    func count(username: String?) throws -> Int
+    func get(id: Int64) throws -> DeviceTuple?
+
+    /// Adds a tuple (created and last seen `now`) for the push `provider`.
+    /// - Throws: a validation error, `userNotFound`, `tupleExists`; nothing is written then.
+    func create(
+        username: String, selector: String,
+        appIDCalls: String?, tokenCalls: String?, appIDOther: String?, tokenOther: String?,
+        platform: DevicePlatform?, provider: String, now: Date
+    ) throws -> DeviceTuple
+    /// Replaces every writable field of tuple `id`; times and the last push
+    /// result are kept.
+    /// - Throws: a validation error, `tupleNotFound`, `userNotFound`, `tupleExists`.
+    func update(
+        id: Int64, username: String, selector: String,
+        appIDCalls: String?, tokenCalls: String?, appIDOther: String?, tokenOther: String?,
+        platform: DevicePlatform?, provider: String
+    ) throws -> DeviceTuple
+    /// `false` when there was no such tuple.
+    func delete(id: Int64) throws -> Bool
+    /// Deletes every listed tuple at once; returns how many were there.
+    func delete(ids: [Int64]) throws -> Int
+    /// Deletes all of a user's tuples; returns how many.
+    func deleteAll(username: String) throws -> Int
+    /// Deletes the tuples last reported before `notSeenSince`; returns how many.
+    func purge(notSeenSince: Date) throws -> Int
+
+    /// Records the answer to a push to tuple `id`: when, the HTTP status (nil
+    /// when none came) and a short result.
+    /// - Throws: `invalidField`, `tupleNotFound`.
+    func recordPushResult(id: Int64, at: Date, status: Int?, result: String) throws
+}

@@ -1,0 +1,22 @@
+import Model
+
+/// A user as `sipwake users list --json` prints it (never an HA1).
+struct UserOutputJSON: Encodable {
+    let username: String
+    let realm: String
+    let wakeupHold: Bool
+    let createdAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case username, realm
+        case wakeupHold = "wakeup_hold"
+        case createdAt = "created_at"
+    }
+
+    init(_ u: UserRecord) {
+        username = u.username
+        realm = u.realm
+        wakeupHold = u.wakeupHold
+        createdAt = JSONOutput.timestamp(u.createdAt)
+    }
+}
