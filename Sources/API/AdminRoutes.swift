@@ -44,7 +44,7 @@ struct AdminRoutes {
                 let items = try tuples.list(username: user, limit: limit, offset: offset)
                 let total = try tuples.count(username: user)
                 return APIJSON.response(.ok, AdminPageJSON(
-                    items: items.map(TupleJSON.init), total: total, limit: limit, offset: offset))
+                    items: items.map(DeviceTupleJSON.init), total: total, limit: limit, offset: offset))
             }
         }
 
@@ -52,7 +52,7 @@ struct AdminRoutes {
             try Self.guarded(logger) {
                 let id = try Self.tupleID(context)
                 guard let tuple = try tuples.get(id: id) else { throw Self.noTuple(id) }
-                return APIJSON.response(.ok, TupleJSON(tuple))
+                return APIJSON.response(.ok, DeviceTupleJSON(tuple))
             }
         }
 
@@ -66,7 +66,7 @@ struct AdminRoutes {
                     appIDOther: body.appIDOther, tokenOther: body.tokenOther,
                     platform: fields.platform, provider: fields.provider, now: clock())
                 logger.info("admin created tuple", metadata: ["id": "\(tuple.id)", "username": "\(tuple.username)"])
-                return APIJSON.response(.created, TupleJSON(tuple),
+                return APIJSON.response(.created, DeviceTupleJSON(tuple),
                                           headers: [.location: "\(Self.prefix)/tuples/\(tuple.id)"])
             }
         }
@@ -82,7 +82,7 @@ struct AdminRoutes {
                     appIDOther: body.appIDOther, tokenOther: body.tokenOther,
                     platform: fields.platform, provider: fields.provider)
                 logger.info("admin updated tuple", metadata: ["id": "\(tuple.id)", "username": "\(tuple.username)"])
-                return APIJSON.response(.ok, TupleJSON(tuple))
+                return APIJSON.response(.ok, DeviceTupleJSON(tuple))
             }
         }
 
@@ -123,7 +123,7 @@ struct AdminRoutes {
                 let user = request.uri.queryParameters.get("user")
                 let items = try bindings.list(aor: user?.lowercased())
                     .filter { $0.expiresAt > now }
-                    .map { RegistrationJSON($0, now: now) }
+                    .map { BindingJSON($0, now: now) }
                 return APIJSON.response(.ok, AdminItemsJSON(items: items))
             }
         }

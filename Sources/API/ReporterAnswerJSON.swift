@@ -1,3 +1,5 @@
+import Model
+
 /// The 200 answer of the reporter endpoints: `{"status":"ok","created":…,
 /// "tuple":{…}}` for a report, `{"status":"ok","removed":…}` for a removal.
 struct ReporterAnswerJSON: Encodable, Sendable {
@@ -5,7 +7,7 @@ struct ReporterAnswerJSON: Encodable, Sendable {
     /// Reports only: whether the tuple is new.
     let created: Bool?
     /// Reports only: the tuple as the admin API shows it.
-    let tuple: TupleJSON?
+    let tuple: DeviceTupleJSON?
     /// Removals only: whether there was a tuple to remove.
     let removed: Bool?
 

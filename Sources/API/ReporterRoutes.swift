@@ -130,7 +130,7 @@ struct ReporterRoutes: Sendable {
     /// (the tuple as the admin API shows it), `{"status":"ok","removed":…}` for
     /// a removal.
     private static func reported(_ tuple: DeviceTuple, created: Bool) -> Response {
-        APIJSON.response(.ok, ReporterAnswerJSON(created: created, tuple: TupleJSON(tuple), removed: nil))
+        APIJSON.response(.ok, ReporterAnswerJSON(created: created, tuple: DeviceTupleJSON(tuple), removed: nil))
     }
 
     private static func removal(removed: Bool) -> Response {

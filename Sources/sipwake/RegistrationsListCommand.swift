@@ -1,3 +1,4 @@
+import Model
 import ArgumentParser
 import Foundation
 import Ports
@@ -20,7 +21,7 @@ struct RegistrationsListCommand: ParsableCommand {
         let bindings = try database.stores.bindings.list(aor: user?.lowercased())
             .filter { $0.expiresAt > now }
         if json {
-            try JSONOutput.print(bindings.map { RegistrationOutputJSON($0, now: now) })
+            try JSONOutput.print(bindings.map { BindingJSON($0, now: now) })
             return
         }
         var table = TextTable(headers: ["AOR", "CONTACT", "EXPIRES", "SOURCE", "INSTANCE", "USER-AGENT"])

@@ -4,7 +4,7 @@ import Ports
 import SIPWake
 
 /// How the CLI shows device tuples in tables (tokens shortened); JSON is
-/// `TupleOutputJSON`.
+/// `DeviceTupleJSON`.
 enum TupleOutput {
     static let headers = ["ID", "USER", "SELECTOR", "PLATFORM", "CALLS", "OTHER", "LAST-SEEN", "LAST-PUSH"]
 

@@ -1,3 +1,4 @@
+import Model
 import ArgumentParser
 import Ports
 import SIPWake
@@ -23,7 +24,7 @@ struct TuplesListCommand: ParsableCommand {
             (try store.list(username: user, limit: limit, offset: offset), try store.count(username: user))
         }
         if json {
-            try JSONOutput.print(tuples.map(TupleOutputJSON.init))
+            try JSONOutput.print(tuples.map(DeviceTupleJSON.init))
             return
         }
         var table = TextTable(headers: TupleOutput.headers)

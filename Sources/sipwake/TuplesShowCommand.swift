@@ -1,3 +1,4 @@
+import Model
 import ArgumentParser
 import Ports
 import SIPWake
@@ -19,7 +20,7 @@ struct TuplesShowCommand: ParsableCommand {
             throw CLIError(StorageError.tupleNotFound(id: tupleID).description)
         }
         if json {
-            try JSONOutput.print(TupleOutputJSON(t))
+            try JSONOutput.print(DeviceTupleJSON(t))
             return
         }
         var table = TextTable(headers: ["FIELD", "VALUE"])

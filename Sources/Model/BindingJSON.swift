@@ -1,9 +1,8 @@
 import Foundation
-import Model
 
-/// A binding as `GET /admin/v1/registrations` shows it, with the fields of
-/// `sipwake registrations list --json`, nulls explicit.
-struct RegistrationJSON: Encodable, Sendable {
+/// A binding as programs read it: `GET /admin/v1/registrations` and
+/// `sipwake registrations list --json` print the same object, nulls explicit.
+public struct BindingJSON: Encodable, Sendable {
     let aor: String
     let contact: String
     let expiresIn: Int
@@ -31,7 +30,7 @@ struct RegistrationJSON: Encodable, Sendable {
         case updatedAt = "updated_at"
     }
 
-    init(_ b: Binding, now: Date) {
+    public init(_ b: Binding, now: Date) {
         aor = b.aor
         contact = b.contact
         expiresIn = b.remainingSeconds(at: now)

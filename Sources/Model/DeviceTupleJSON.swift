@@ -1,8 +1,7 @@
-import Model
-
-/// A device tuple as the admin API and the Push Token Reporter show it:
-/// every field, nulls explicit, times ISO 8601 UTC.
-struct TupleJSON: Encodable, Sendable {
+/// A device tuple as programs read it: the admin API, the Push Token
+/// Reporter's answer and `sipwake tuples list|show --json` print the same
+/// object. Every field, nulls explicit, tokens in full, times ISO 8601 UTC.
+public struct DeviceTupleJSON: Encodable, Sendable {
     let id: Int64
     let username: String
     let selector: String
@@ -31,7 +30,7 @@ struct TupleJSON: Encodable, Sendable {
         case lastPushResult = "last_push_result"
     }
 
-    init(_ t: DeviceTuple) {
+    public init(_ t: DeviceTuple) {
         id = t.id
         username = t.username
         selector = t.selector
