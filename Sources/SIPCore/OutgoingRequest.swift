@@ -47,21 +47,11 @@ public final class OutgoingRequest {
             return false
         }
         let request = OutgoingRequest(loop: loop, onFinal: onFinal)
-        let box = Unmanaged.passRetained(request)
-        let extra = SofiaTagList()
-        if let transport { extra.pointer(swk_tag_ntatag_tport(), transport) }
-        let orq = extra.withTags { list in
-            route.withCString { r in
-                swk_nta_outgoing_mcreate(agent, OutgoingRequest.callback, OpaquePointer(box.toOpaque()),
-                                         swk_url_string(r), msg, list)
-            }
-        }
-        guard let orq else {
-            box.release()
-            msg_destroy(msg)
+        guard let created = OutgoingTransaction.create(agent: agent, callback: OutgoingRequest.callback, owner: request,
+                                                       route: route, message: msg, transport: transport) else {
             return false
         }
-        request.orq = orq
+        request.orq = created.orq
         return true
     }
 }

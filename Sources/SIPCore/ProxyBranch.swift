@@ -54,22 +54,12 @@ public final class ProxyBranch {
                      transport: OpaquePointer?, onResponse: @escaping (Int, SIPResponse?) -> Void) -> ProxyBranch? {
         guard let msg = request.take() else { return nil }
         let branch = ProxyBranch(loop: loop, onResponse: onResponse)
-        let box = Unmanaged.passRetained(branch)
-        let extra = SofiaTagList()
-        if let transport { extra.pointer(swk_tag_ntatag_tport(), transport) }
-        let orq = extra.withTags { list in
-            route.withCString { r in
-                swk_nta_outgoing_mcreate(agent, ProxyBranch.callback, OpaquePointer(box.toOpaque()),
-                                         swk_url_string(r), msg, list)
-            }
-        }
-        guard let orq else {
-            box.release()
-            msg_destroy(msg)
+        guard let created = OutgoingTransaction.create(agent: agent, callback: ProxyBranch.callback, owner: branch,
+                                                       route: route, message: msg, transport: transport) else {
             return nil
         }
-        branch.orq = orq
-        branch.box = box
+        branch.orq = created.orq
+        branch.box = created.box
         return branch
     }
 

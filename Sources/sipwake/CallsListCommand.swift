@@ -16,8 +16,7 @@ struct CallsListCommand: ParsableCommand {
     @Flag(help: "JSON instead of a table (every record in full).") var json = false
 
     func run() throws {
-        guard limit >= 0 else { throw CLIError("invalid --limit \(limit): must not be negative") }
-        guard offset >= 0 else { throw CLIError("invalid --offset \(offset): must not be negative") }
+        try ListPage.validate(limit: limit, offset: offset)
         let filter = try outcome.map(CallsOutcomeArgument.parse)
         let config = try options.load()
         let database = try DatabaseAccess.open(config)
@@ -31,15 +30,7 @@ struct CallsListCommand: ParsableCommand {
             try JSONOutput.print(calls.map(CallRecordJSON.init))
             return
         }
-        var table = TextTable(headers: CallsOutput.listHeaders)
-        for call in calls { table.append(CallsOutput.listRow(call)) }
-        print(table.render())
-        if calls.count == total {
-            print(CallsOutput.plural(total))
-        } else if calls.isEmpty {
-            print("no calls at offset \(offset) of \(CallsOutput.plural(total))")
-        } else {
-            print("\(offset + 1)-\(offset + calls.count) of \(CallsOutput.plural(total)) (--offset, --limit for more)")
-        }
+        ListPage.print(headers: CallsOutput.listHeaders, rows: calls.map(CallsOutput.listRow), total: total,
+                       offset: offset, noun: "calls", counted: CallsOutput.plural)
     }
 }

@@ -14,8 +14,7 @@ struct TuplesListCommand: ParsableCommand {
     @Flag(help: "JSON instead of a table (tokens in full).") var json = false
 
     func run() throws {
-        guard limit >= 0 else { throw CLIError("invalid --limit \(limit): must not be negative") }
-        guard offset >= 0 else { throw CLIError("invalid --offset \(offset): must not be negative") }
+        try ListPage.validate(limit: limit, offset: offset)
         let config = try options.load()
         let database = try DatabaseAccess.open(config)
         defer { try? database.close() }
@@ -27,15 +26,7 @@ struct TuplesListCommand: ParsableCommand {
             try JSONOutput.print(tuples.map(DeviceTupleJSON.init))
             return
         }
-        var table = TextTable(headers: TupleOutput.headers)
-        for t in tuples { table.append(TupleOutput.tableRow(t)) }
-        print(table.render())
-        if tuples.count == total {
-            print(TupleOutput.plural(total))
-        } else if tuples.isEmpty {
-            print("no tuples at offset \(offset) of \(TupleOutput.plural(total))")
-        } else {
-            print("\(offset + 1)-\(offset + tuples.count) of \(TupleOutput.plural(total)) (--offset, --limit for more)")
-        }
+        ListPage.print(headers: TupleOutput.headers, rows: tuples.map(TupleOutput.tableRow), total: total,
+                       offset: offset, noun: "tuples", counted: TupleOutput.plural)
     }
 }

@@ -22,6 +22,17 @@ final class SecurityTests: IntegrationTestCase {
 
     /// The exact replay: the same Authorization (nonce, nc, cnonce, response)
     /// with a new Call-ID and CSeq and the attacker's Contact.
+    /// A server with MD5 digest, and alice's first REGISTER to it challenged.
+    private func aliceChallengedOnRegister() async throws
+        -> (SipwakeProcess, RawSIPSocket, RawDigestClient, [String: String]) {
+        let server = try await startServer(authAlgorithms: ["MD5"])
+        let socket = try RawSIPSocket(udpTo: server.port)
+        let alice = RawDigestClient(socket: socket, user: "alice", password: "alice-secret")
+        socket.send(alice.register(contact: "<sip:alice@10.0.0.1>"))
+        let challenge = try XCTUnwrap(RawDigestClient.challenge(XCTUnwrap(socket.receive())))
+        return (server, socket, alice, challenge)
+    }
+
     func testAReplayedRegisterGets401WithStaleAndBindsNothing() async throws {
         let server = try await startServer(authAlgorithms: ["MD5"])
         let socket = try RawSIPSocket(udpTo: server.port)
@@ -44,11 +55,7 @@ final class SecurityTests: IntegrationTestCase {
 
     /// A phone's own next request with the same nonce and a higher nc still works.
     func testTheSameNonceWithAHigherCountIsAccepted() async throws {
-        let server = try await startServer(authAlgorithms: ["MD5"])
-        let socket = try RawSIPSocket(udpTo: server.port)
-        let alice = RawDigestClient(socket: socket, user: "alice", password: "alice-secret")
-        socket.send(alice.register(contact: "<sip:alice@10.0.0.1>"))
-        let challenge = try XCTUnwrap(RawDigestClient.challenge(XCTUnwrap(socket.receive())))
+        let (_, socket, alice, challenge) = try await aliceChallengedOnRegister()
         for nc in 1...3 {
             let authorization = alice.authorization(challenge, method: "REGISTER", uri: "sip:localhost", nc: nc)
             socket.send(alice.register(contact: "<sip:alice@10.0.0.1>", cseq: nc, authorization: authorization))
@@ -86,11 +93,7 @@ final class SecurityTests: IntegrationTestCase {
 
     /// RFC 2617 §3.2.2.5: the digest-uri must name the Request-URI.
     func testADigestURIThatIsNotTheRequestURIIsRefused() async throws {
-        let server = try await startServer(authAlgorithms: ["MD5"])
-        let socket = try RawSIPSocket(udpTo: server.port)
-        let alice = RawDigestClient(socket: socket, user: "alice", password: "alice-secret")
-        socket.send(alice.register(contact: "<sip:alice@10.0.0.1>"))
-        let challenge = try XCTUnwrap(RawDigestClient.challenge(XCTUnwrap(socket.receive())))
+        let (server, socket, alice, challenge) = try await aliceChallengedOnRegister()
         let elsewhere = alice.authorization(challenge, method: "REGISTER", uri: "sip:localhost", digestURI: "sip:other.example.com")
         socket.send(alice.register(contact: "<sip:alice@10.0.0.1>", authorization: elsewhere))
         XCTAssertEqual(RawDigestClient.status(socket.receive()), 400)

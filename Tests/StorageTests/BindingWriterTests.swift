@@ -92,9 +92,11 @@ final class BindingWriterTests: XCTestCase {
         writer.shutdown()
     }
 
-    func testEverythingQueuedDuringACommitGoesInOneTransaction() throws {
+    /// Blocks the writer on a first submission (the gate), queues 1,000
+    /// one-binding submissions behind it, lets it go and shuts it down.
+    private func submitThousandBehindAGate(maxBatch: Int) throws -> (BindingStore, BindingWriter, CompletionLog) {
         let store = BindingStore(database: try TestDatabase.open(self))
-        let writer = BindingWriter(store: store, logger: logger, maxBatch: 1024)
+        let writer = BindingWriter(store: store, logger: logger, maxBatch: maxBatch)
         writer.start()
         let log = CompletionLog()
         let release = block(writer, log: log)
@@ -103,6 +105,11 @@ final class BindingWriterTests: XCTestCase {
         }
         release.signal()
         writer.shutdown()
+        return (store, writer, log)
+    }
+
+    func testEverythingQueuedDuringACommitGoesInOneTransaction() throws {
+        let (store, writer, log) = try submitThousandBehindAGate(maxBatch: 1024)
 
         XCTAssertEqual(log.snapshot.count, 1001)
         XCTAssertTrue(log.snapshot.allSatisfy(\.succeeded))
@@ -113,16 +120,7 @@ final class BindingWriterTests: XCTestCase {
     }
 
     func testMaxBatchCapsATransaction() throws {
-        let store = BindingStore(database: try TestDatabase.open(self))
-        let writer = BindingWriter(store: store, logger: logger, maxBatch: 100)
-        writer.start()
-        let log = CompletionLog()
-        let release = block(writer, log: log)
-        for index in 0..<1000 {
-            writer.submit([.added(Self.binding(index))]) { log.append("\(index)", $0) }
-        }
-        release.signal()
-        writer.shutdown()
+        let (store, writer, _) = try submitThousandBehindAGate(maxBatch: 100)
 
         XCTAssertEqual(writer.committedBatches, 11, "the gate, then 10 batches of 100")
         XCTAssertEqual(writer.committedSubmissions, 1001)

@@ -49,30 +49,25 @@ final class RawSIPSocket {
     init(tcpListenerOn port: Int) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         isStream = true
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let rc = Self.withLoopback(port) { bind(fd, $0, $1) }
         guard rc == 0, listen(fd, 1) == 0 else { throw NSError(domain: "RawSIPSocket", code: Int(errno)) }
     }
 
     deinit { close(fd) }
 
-    private func connectTo(_ port: Int) throws {
+    /// Calls `body` with 127.0.0.1:`port` as a socket address and its length.
+    private static func withLoopback(_ port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = in_port_t(UInt16(port).bigEndian)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        return withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
+    }
+
+    private func connectTo(_ port: Int) throws {
+        let rc = Self.withLoopback(port) { Glibc.connect(fd, $0, $1) }
         guard rc == 0 else { throw NSError(domain: "RawSIPSocket", code: Int(errno)) }
     }
 
