@@ -207,12 +207,12 @@ let package = Package(
         .testTarget(
             name: "PushTests",
             dependencies: [
-                "Push", "PushSink",
+                "Push", "PushSink", "Model", "Ports",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "SIPWakeTests", dependencies: ["SIPWake", "Model", "Registrar", "Config", "Forking"]),
+        .testTarget(name: "SIPWakeTests", dependencies: ["SIPWake", "Model", "Ports", "Registrar", "Config", "Forking"]),
         .testTarget(
             name: "APITests",
             dependencies: [

@@ -23,7 +23,7 @@ public enum ForkEvent: Sendable, Equatable {
     /// A contact of the callee was removed or expired.
     case bindingRemoved(Binding)
     /// The push gateway answered one push attempt.
-    case pushResult(PushID, PushDelivery)
+    case pushResult(PushID, PushResult)
     /// The clock passed `CallFork.nextDeadline`.
     case timer
     /// sipwake is shutting down (SIGTERM/SIGINT): a call in progress ends
