@@ -50,7 +50,7 @@ final class CallProxy {
         self.tuples = tuples
         recorder = CallRecorder(sink: records)
         pushes = PushDispatcher(
-            sender: push, tuples: tuples, writesTupleResults: records == nil, incomingBadge: settings.incomingBadge,
+            sender: push, tupleResults: records == nil ? tuples : nil, incomingBadge: settings.incomingBadge,
             missedBadge: settings.missedBadge, sound: settings.sound, wakeWindow: settings.fork.wakeWindow)
         forwarder = BranchForwarder(settings: settings)
         self.logger = logger

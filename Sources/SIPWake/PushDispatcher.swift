@@ -10,9 +10,9 @@ import Ports
 /// in its batch). Results go back to the caller, which feeds them to the call.
 struct PushDispatcher: Sendable {
     let sender: (any PushSender)?
-    let tuples: any TupleRepository
-    /// Whether results are written on the tuple here (call records are off).
-    let writesTupleResults: Bool
+    /// Where results are written on their tuple: set when call records are
+    /// off, nil when the record writer does it.
+    let tupleResults: (any TupleRepository)?
     var incomingBadge = 0
     var missedBadge = 1
     var sound: String? = "default"
@@ -43,8 +43,7 @@ struct PushDispatcher: Sendable {
 
     /// Puts `result` on the tuple, off the loop, when call records are off.
     func recordOnTuple(_ result: PushResult, tupleID: Int64, at now: Date, logger: Logger) {
-        guard writesTupleResults else { return }
-        let tuples = self.tuples
+        guard let tuples = tupleResults else { return }
         Task.detached {
             do {
                 try tuples.recordPushResult(id: tupleID, at: now, status: result.httpStatus, result: result.name)
