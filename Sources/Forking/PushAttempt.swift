@@ -3,7 +3,7 @@ import Model
 /// One push the state machine asked for, until the gateway answers.
 struct PushAttempt: Sendable, Equatable {
     let target: PushTarget
-    let kind: PushEvent
+    let event: PushEvent
     /// 1 for the first try, 2 for the retry.
     let attempt: Int
     /// Index of this attempt in the call record's pushes.
