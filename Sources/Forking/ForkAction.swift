@@ -19,7 +19,7 @@ public enum ForkAction: Sendable, Equatable {
     case ringback
     /// Send one push.
     case push(PushID, PushTarget, PushEvent)
-    /// Delete a device tuple whose token the gateway no longer knows.
+    /// Delete a device tuple whose token its push provider no longer knows.
     case deleteTuple(Int64)
     /// Send the `application/x-acro-missed-call` MESSAGE to this contact.
     case missedCallMessage(Binding)

@@ -22,7 +22,7 @@ public enum ForkEvent: Sendable, Equatable {
     case bindingRefreshed(old: Binding, new: Binding)
     /// A contact of the callee was removed or expired.
     case bindingRemoved(Binding)
-    /// The push gateway answered one push attempt.
+    /// The push provider answered one push attempt (or the push could not be sent).
     case pushResult(PushID, PushResult)
     /// The clock passed `CallFork.nextDeadline`.
     case timer

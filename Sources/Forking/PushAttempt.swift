@@ -1,6 +1,6 @@
 import Model
 
-/// One push the state machine asked for, until the gateway answers.
+/// One push the state machine asked for, until its provider answers.
 struct PushAttempt: Sendable, Equatable {
     let target: PushTarget
     let event: PushEvent
