@@ -1,3 +1,4 @@
+import Forking
 import Model
 import SIPCore
 
@@ -24,6 +25,20 @@ struct BranchForwarder {
             settings.recordRoute(transport: binding.source.transport, token: calleeToken),
             settings.recordRoute(transport: callerTransport, token: callerToken),
         ])
+    }
+
+    /// The `Reason` header of a branch's CANCEL (RFC 3326): why the call
+    /// stopped ringing that device; the caller's own Reason when the caller
+    /// cancelled; none when the branch is replaced or its device unregistered.
+    func cancelReason(_ reason: CancelReason, callerReason: String?) -> String? {
+        switch reason {
+        case .answeredElsewhere: return "SIP;cause=200;text=\"Call completed elsewhere\""
+        case .callerCancelled: return callerReason
+        case .declined: return "SIP;cause=603;text=\"Declined\""
+        case .noAnswer: return "SIP;cause=480;text=\"No answer\""
+        case .shutdown: return "SIP;cause=503;text=\"Shutting down\""
+        case .replaced, .unregistered: return nil
+        }
     }
 
     /// Pops the Route entries this proxy wrote (a PBX may preload one).

@@ -236,7 +236,7 @@ final class CallProxy {
         case .fork(let id, let binding):
             sendBranch(id, to: binding, call)
         case .cancel(let id, let reason):
-            call.branches[id]?.cancel(reason: reasonHeader(reason, call))
+            call.branches[id]?.cancel(reason: forwarder.cancelReason(reason, callerReason: call.cancelReason))
         case .relayProvisional(let id, _):
             if let response = call.provisional[id] { call.request.relay(response) }
         case .relayFinal(let id, let status):
@@ -301,17 +301,6 @@ final class CallProxy {
         } else {
             if let response, call.finals[id] == nil || (200..<300).contains(status) { call.finals[id] = response }
             deliver(key, .final(id, status: status))
-        }
-    }
-
-    private func reasonHeader(_ reason: CancelReason, _ call: PendingCall) -> String? {
-        switch reason {
-        case .answeredElsewhere: return "SIP;cause=200;text=\"Call completed elsewhere\""
-        case .callerCancelled: return call.cancelReason
-        case .declined: return "SIP;cause=603;text=\"Declined\""
-        case .noAnswer: return "SIP;cause=480;text=\"No answer\""
-        case .shutdown: return "SIP;cause=503;text=\"Shutting down\""
-        case .replaced, .unregistered: return nil
         }
     }
 

@@ -1,4 +1,5 @@
 import Config
+import Forking
 @testable import SIPWake
 import Testing
 
@@ -24,5 +25,14 @@ import Testing
         #expect(!forwarder.isOwnRoute("<sip:pbx.example.com:5080;lr>"))
         #expect(!forwarder.isOwnRoute("<sip:sip.example.com:5090;lr>"))
         #expect(!forwarder.isOwnRoute("<sip:sip.example.com.evil:5080;lr>"))
+    }
+
+    @Test func aCancelledBranchSaysWhyInItsReason() throws {
+        let forwarder = try forwarder()
+        #expect(forwarder.cancelReason(.answeredElsewhere, callerReason: nil)
+            == "SIP;cause=200;text=\"Call completed elsewhere\"")
+        #expect(forwarder.cancelReason(.callerCancelled, callerReason: "SIP;cause=487") == "SIP;cause=487")
+        #expect(forwarder.cancelReason(.noAnswer, callerReason: "ignored") == "SIP;cause=480;text=\"No answer\"")
+        #expect(forwarder.cancelReason(.replaced, callerReason: "ignored") == nil)
     }
 }
