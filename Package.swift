@@ -217,7 +217,7 @@ let package = Package(
         .testTarget(
             name: "PushTests",
             dependencies: [
-                "Push", "PushSink",
+                "Push", "PushSink", "Model", "Ports",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -226,7 +226,7 @@ let package = Package(
         .testTarget(
             name: "SIPWakeTests",
             dependencies: [
-                "SIPWake", "SIPCore", "Model", "Registrar", "Config", "Forking",
+                "SIPWake", "SIPCore", "Model", "Ports", "Registrar", "Config", "Forking",
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]

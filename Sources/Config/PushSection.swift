@@ -1,5 +1,5 @@
-/// `[push]`: delivery of NotifyIncomingCall, NotifyIncomingCallMissed and
-/// NotifyIncomingCallAnsweredElsewhere to the push gateway.
+/// `[push]`: delivery of incoming-call, missed and answered-elsewhere pushes
+/// through the Acrobits push gateway.
 public struct PushSection: Sendable, Hashable {
     /// Send pushes at all. Off: calls fork to registered contacts only.
     public var enabled: Bool

@@ -204,12 +204,12 @@ public struct CallFork: Sendable {
     /// A device decided the call (2xx or 6xx): its response goes upstream,
     /// the other branches are cancelled and the other devices told.
     private mutating func decided(by branch: ForkBranch, _ status: Int, cancelling reason: CancelReason,
-                                  outcome: CallOutcome, notify kind: PushKind, messages: Bool) {
+                                  outcome: CallOutcome, notify event: PushEvent, messages: Bool) {
         actions.append(.relayFinal(branch.id, status: status))
         answeredDevice = branch.device
         record.answeredBy = branch.binding.contact
         cancelBranches(except: branch.id, reason: reason)
-        end(outcome, respond: nil, notify: kind, excluding: branch.device, messages: messages)
+        end(outcome, respond: nil, notify: event, excluding: branch.device, messages: messages)
         record.finalStatus = status
     }
 
@@ -272,25 +272,27 @@ public struct CallFork: Sendable {
 
     // MARK: Pushes
 
-    private mutating func pushResult(_ id: PushID, _ delivery: PushDelivery) {
+    private mutating func pushResult(_ id: PushID, _ result: PushResult) {
         guard var attempt = pushes[id], attempt.result == nil else { return }
-        attempt.result = delivery
+        attempt.result = result
         pushes[id] = attempt
         let index = attempt.recordIndex
+        let delivered = result.kind == .delivered
         record.pushes[index].completedAt = now
-        record.pushes[index].httpStatus = delivery.httpStatus
-        record.pushes[index].result = delivery.resultName
-        record.pushes[index].detail = delivery.detail
-        note("push answered", "push=\(id) result=\(delivery.resultName)")
-        switch delivery {
+        // A delivered push is recorded with its status only (200 when the transport had none).
+        record.pushes[index].httpStatus = delivered ? (result.httpStatus ?? 200) : result.httpStatus
+        record.pushes[index].result = result.name
+        record.pushes[index].detail = delivered ? nil : result.detail
+        note("push answered", "push=\(id) result=\(result.name)")
+        switch result.kind {
         case .tokenGone:
             let tupleID = attempt.target.tupleID
             if goneTuples.insert(tupleID).inserted {
                 actions.append(.deleteTuple(tupleID))
                 note("stale token, tuple deleted", "tuple=\(tupleID)")
             }
-        case .retryable where attempt.attempt == 1 && phase == .live && attempt.kind == .incomingCall:
-            push(attempt.target, attempt.kind, attempt: 2)
+        case .retryable where attempt.attempt == 1 && phase == .live && attempt.event == .incomingCall:
+            push(attempt.target, attempt.event, attempt: 2)
         default:
             break
         }
@@ -298,14 +300,14 @@ public struct CallFork: Sendable {
         if shuttingDown { finishIfQuiet() }
     }
 
-    private mutating func push(_ target: PushTarget, _ kind: PushKind, attempt: Int) {
+    private mutating func push(_ target: PushTarget, _ event: PushEvent, attempt: Int) {
         let id = nextPushID
         nextPushID += 1
         record.pushes.append(CallPushRecord(id: id, tupleID: target.tupleID, selector: target.selector,
-                                            verb: kind.rawValue, attempt: attempt, sentAt: now))
-        pushes[id] = PushAttempt(target: target, kind: kind, attempt: attempt, recordIndex: record.pushes.count - 1)
-        actions.append(.push(id, target, kind))
-        note("push sent", "push=\(id) verb=\(kind.rawValue) selector=\(target.selector) attempt=\(attempt)")
+                                            verb: event.recordName, attempt: attempt, sentAt: now))
+        pushes[id] = PushAttempt(target: target, event: event, attempt: attempt, recordIndex: record.pushes.count - 1)
+        actions.append(.push(id, target, event))
+        note("push sent", "push=\(id) verb=\(event.recordName) selector=\(target.selector) attempt=\(attempt)")
     }
 
     /// A pushed device may still wake and register: its incoming-call push
@@ -314,11 +316,8 @@ public struct CallFork: Sendable {
         guard wakeupHold else { return false }
         if tuplesPending { return true }
         return pushes.values.contains { attempt in
-            guard attempt.kind == .incomingCall, !goneTuples.contains(attempt.target.tupleID) else { return false }
-            switch attempt.result {
-            case nil, .delivered: return true
-            default: return false
-            }
+            guard attempt.event == .incomingCall, !goneTuples.contains(attempt.target.tupleID) else { return false }
+            return attempt.result.map { $0.kind == .delivered } ?? true
         }
     }
 
@@ -393,7 +392,7 @@ public struct CallFork: Sendable {
 
     /// Ends the call: answers the caller (unless a response was relayed),
     /// tells the other devices, and starts the grace period.
-    private mutating func end(_ outcome: CallOutcome, respond status: Int?, notify kind: PushKind?,
+    private mutating func end(_ outcome: CallOutcome, respond status: Int?, notify event: PushEvent?,
                               excluding excluded: BindingKey? = nil, messages: Bool = false) {
         if let status {
             actions.append(.respond(status: status))
@@ -403,10 +402,10 @@ public struct CallFork: Sendable {
         record.outcome = outcome
         record.endedAt = now
         note("call ended", "outcome=\(outcome.rawValue)")
-        if let kind {
-            notifyDevices(kind, excluding: excluded, messages: messages)
+        if let event {
+            notifyDevices(event, excluding: excluded, messages: messages)
         }
-        let devicesWereWoken = pushes.values.contains { $0.kind == .incomingCall }
+        let devicesWereWoken = pushes.values.contains { $0.event == .incomingCall }
         if !shuttingDown && devicesWereWoken && settings.missedCallGrace > 0 && settings.endNotification.sendsMessage {
             graceDeadline = now.addingTimeInterval(settings.missedCallGrace)
         } else {
@@ -434,21 +433,18 @@ public struct CallFork: Sendable {
     /// How long an ended call waits for its cancelled branches (RFC 3261 Timer B, 64×T1).
     public static let branchDrain: TimeInterval = 32
 
-    private mutating func notifyDevices(_ kind: PushKind, excluding excluded: BindingKey?, messages: Bool) {
+    private mutating func notifyDevices(_ event: PushEvent, excluding excluded: BindingKey?, messages: Bool) {
         let excludedBinding = excluded.flatMap { key in branches.values.first { $0.device == key }?.binding }
         if settings.endNotification.sendsPush {
             // Devices whose incoming-call push went out (delivered or unanswered).
             let woken = Set(pushes.values.filter { attempt in
-                guard attempt.kind == .incomingCall else { return false }
-                switch attempt.result {
-                case nil, .delivered: return true
-                default: return false
-                }
+                guard attempt.event == .incomingCall else { return false }
+                return attempt.result.map { $0.kind == .delivered } ?? true
             }.map(\.target.tupleID))
             for target in targets where woken.contains(target.tupleID) && !goneTuples.contains(target.tupleID)
-                && target.canReceive(kind) {
+                && target.canReceive(event) {
                 if let excludedBinding, target.isDevice(of: excludedBinding) { continue }
-                push(target, kind, attempt: 1)
+                push(target, event, attempt: 1)
             }
         }
         guard messages && settings.endNotification.sendsMessage else { return }

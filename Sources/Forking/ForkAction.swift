@@ -18,8 +18,8 @@ public enum ForkAction: Sendable, Equatable {
     /// Send 180 Ringing upstream (ringback while the phone wakes).
     case ringback
     /// Send one push.
-    case push(PushID, PushTarget, PushKind)
-    /// Delete a device tuple whose token the gateway no longer knows.
+    case push(PushID, PushTarget, PushEvent)
+    /// Delete a device tuple whose token its push provider no longer knows.
     case deleteTuple(Int64)
     /// Send the `application/x-acro-missed-call` MESSAGE to this contact.
     case missedCallMessage(Binding)

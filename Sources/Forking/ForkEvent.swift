@@ -22,8 +22,8 @@ public enum ForkEvent: Sendable, Equatable {
     case bindingRefreshed(old: Binding, new: Binding)
     /// A contact of the callee was removed or expired.
     case bindingRemoved(Binding)
-    /// The push gateway answered one push attempt.
-    case pushResult(PushID, PushDelivery)
+    /// The push provider answered one push attempt (or the push could not be sent).
+    case pushResult(PushID, PushResult)
     /// The clock passed `CallFork.nextDeadline`.
     case timer
     /// sipwake is shutting down (SIGTERM/SIGINT): a call in progress ends

@@ -1,10 +1,12 @@
-/// One push the state machine asked for, until the gateway answers.
+import Model
+
+/// One push the state machine asked for, until its provider answers.
 struct PushAttempt: Sendable, Equatable {
     let target: PushTarget
-    let kind: PushKind
+    let event: PushEvent
     /// 1 for the first try, 2 for the retry.
     let attempt: Int
     /// Index of this attempt in the call record's pushes.
     let recordIndex: Int
-    var result: PushDelivery?
+    var result: PushResult?
 }

@@ -7,15 +7,18 @@ import Model
 /// in both.
 public struct PushTarget: Sendable, Equatable {
     public var tupleID: Int64
+    /// The push provider that reaches this device (`acrobits`).
+    public var provider: String
     public var selector: String
     public var callsAppID: String?
     public var callsToken: String?
     public var otherAppID: String?
     public var otherToken: String?
 
-    public init(tupleID: Int64, selector: String, callsAppID: String?, callsToken: String?,
-                otherAppID: String?, otherToken: String?) {
+    public init(tupleID: Int64, provider: String = "acrobits", selector: String, callsAppID: String?,
+                callsToken: String?, otherAppID: String?, otherToken: String?) {
         self.tupleID = tupleID
+        self.provider = provider
         self.selector = selector
         self.callsAppID = callsAppID
         self.callsToken = callsToken
@@ -23,12 +26,18 @@ public struct PushTarget: Sendable, Equatable {
         self.otherToken = otherToken
     }
 
-    /// Whether a push of `kind` can be addressed to this device.
-    public func canReceive(_ kind: PushKind) -> Bool {
-        switch kind {
-        case .incomingCall: return (callsToken ?? otherToken) != nil && (callsAppID ?? otherAppID) != nil
-        case .missed, .answeredElsewhere: return (otherToken ?? callsToken) != nil && (otherAppID ?? callsAppID) != nil
-        }
+    /// Whether a push of `event` can be addressed to this device.
+    public func canReceive(_ event: PushEvent) -> Bool {
+        address(for: event) != nil
+    }
+
+    /// The app and token a push of `event` goes to: the pair meant for it,
+    /// else the tuple's only pair; nil when the tuple has neither.
+    public func address(for event: PushEvent) -> (appID: String, token: String)? {
+        let appID = event.usesCallsPair ? (callsAppID ?? otherAppID) : (otherAppID ?? callsAppID)
+        let token = event.usesCallsPair ? (callsToken ?? otherToken) : (otherToken ?? callsToken)
+        guard let appID, let token else { return nil }
+        return (appID, token)
     }
 
     /// Whether `token` is one of this device's push tokens.

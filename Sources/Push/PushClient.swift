@@ -1,21 +1,27 @@
 import Foundation
 import Logging
+import Model
+import Ports
 import ServiceLifecycle
 
-/// Sends pushes to the push gateway over HTTPS with libcurl, on a dedicated
+/// Sends pushes to their providers over HTTPS with libcurl, on a dedicated
 /// `push-http` thread, so that callers (the SIP loop) never wait on the network.
+/// Each push goes through the provider its message names: the provider builds
+/// the request and reads the answer.
 ///
 /// Pushes given to ``send(_:completion:)`` before ``run()`` wait for it. On
 /// graceful shutdown (or cancellation) the client refuses new pushes, lets the
 /// pushes in flight finish (each is bounded by ``PushClientSettings/timeout``)
 /// and returns.
-public final class PushClient: Service, Sendable {
+public final class PushClient: Service, PushSender, Sendable {
     private let settings: PushClientSettings
+    private let providers: PushProviders
     private let logger: Logger
     private let queue = PushRequestQueue()
 
-    public init(settings: PushClientSettings, logger: Logger) {
+    public init(settings: PushClientSettings, providers: PushProviders, logger: Logger) {
         self.settings = settings
+        self.providers = providers
         self.logger = logger
     }
 
@@ -40,12 +46,18 @@ public final class PushClient: Service, Sendable {
         if !started { throw PushClientError("libcurl could not start") }
     }
 
-    /// Queues `notification` for the gateway and returns at once. `completion`
-    /// is called exactly once: on the `push-http` thread with the gateway's
-    /// verdict, or right here with `.failed` ("push client stopped") once the
-    /// client is shutting down.
-    public func send(_ notification: PushNotification, completion: @escaping @Sendable (PushResult) -> Void) {
-        if !queue.enqueue(PendingPush(notification: notification, completion: completion)) {
+    /// Queues `message` for its provider and returns at once. `completion`
+    /// is called exactly once: on the `push-http` thread with the provider's
+    /// verdict, or right here with `.failed` when no provider has the
+    /// message's name or ("push client stopped") once the client is shutting down.
+    public func send(_ message: PushMessage, completion: @escaping @Sendable (PushResult) -> Void) {
+        guard let provider = providers.provider(named: message.provider) else {
+            completion(PushResult(kind: .failed, detail: "no push provider \(message.provider)"))
+            return
+        }
+        let push = PendingPush(message: message, provider: provider, request: provider.request(for: message),
+                               completion: completion)
+        if !queue.enqueue(push) {
             completion(PushTransferLoop.stopped)
         }
     }

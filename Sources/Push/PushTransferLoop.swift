@@ -1,17 +1,19 @@
 import CCurl
 import Foundation
 import Logging
+import Model
+import Ports
 
 /// The libcurl side of ``PushClient``: one multi handle and its easy handles,
-/// created, driven and freed on the `push-http` thread only. Connections to
-/// the gateway stay open between pushes and are shared by concurrent pushes
-/// when the gateway speaks HTTP/2.
+/// created, driven and freed on the `push-http` thread only. Each push brings
+/// its own URL, headers and body (built by its provider). Connections stay
+/// open between pushes and are shared by concurrent pushes to the same host
+/// when it speaks HTTP/2.
 final class PushTransferLoop {
     private let settings: PushClientSettings
     private let queue: PushRequestQueue
     private let logger: Logger
     private var transfers: [UnsafeMutableRawPointer: PushTransfer] = [:]
-    private var headers: UnsafeMutablePointer<curl_slist>?
 
     init(settings: PushClientSettings, queue: PushRequestQueue, logger: Logger) {
         self.settings = settings
@@ -30,10 +32,8 @@ final class PushTransferLoop {
         swk_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
         swk_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, settings.maxConnections))
         swk_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(1, settings.maxConnections))
-        headers = curl_slist_append(nil, "Content-Type: application/json")
-        headers = curl_slist_append(headers, "Accept: application/json")
         queue.attach(PushThreadWakeup(multi: multi))
-        logger.debug("push client started", metadata: ["gateway": "\(settings.gatewayURL)"])
+        logger.debug("push client started")
 
         while true {
             let (pushes, stopping) = queue.take()
@@ -46,7 +46,6 @@ final class PushTransferLoop {
         }
 
         for push in queue.markStopped() { push.completion(Self.stopped) }
-        curl_slist_free_all(headers)
         curl_multi_cleanup(multi)
         logger.debug("push client stopped")
         return true
@@ -60,8 +59,9 @@ final class PushTransferLoop {
             return
         }
         let transfer = PushTransfer(push: push, errorBufferSize: Int(CURL_ERROR_SIZE))
-        let body = push.notification.jsonBody
-        swk_curl_easy_setopt_string(easy, CURLOPT_URL, settings.gatewayURL)
+        let body = push.request.body
+        swk_curl_easy_setopt_string(easy, CURLOPT_URL, push.request.url)
+        if push.request.method != "POST" { swk_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, push.request.method) }
         swk_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         swk_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
         // Wait for a connection that can multiplex rather than open a new one per push (HTTP/2).
@@ -69,7 +69,7 @@ final class PushTransferLoop {
         swk_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(settings.timeout))
         swk_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(settings.connectTimeout))
         swk_curl_easy_setopt_string(easy, CURLOPT_USERAGENT, "sipwake")
-        swk_curl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, headers)
+        swk_curl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, transfer.headerList)
         swk_curl_easy_setopt_long(easy, CURLOPT_POSTFIELDSIZE, body.count)
         body.withUnsafeBytes { bytes in
             // COPYPOSTFIELDS copies the body: it need not outlive this call.
@@ -105,26 +105,29 @@ final class PushTransferLoop {
                 curl_easy_cleanup(easy)
                 continue
             }
-            let result: PushResult
+            let answer: PushHTTPAnswer
             if code == CURLE_OK {
                 var status = 0
                 swk_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-                result = PushGatewayAnswer.classify(status: status, body: transfer.body)
+                answer = .response(status: status, headers: [], body: transfer.body)
             } else {
                 let message = transfer.errorMessage
-                result = PushGatewayAnswer.classify(
-                    transportError: code, message: message.isEmpty ? String(cString: curl_easy_strerror(code)) : message)
+                answer = .transportFailure(PushTransportFailure(
+                    reason: Self.reason(of: code),
+                    message: message.isEmpty ? String(cString: curl_easy_strerror(code)) : message))
             }
             curl_easy_cleanup(easy)
-            let notification = transfer.push.notification
+            let push = transfer.push
+            let result = push.provider.classify(answer)
             // Tokens are shortened in logs: a token lets anyone push to that phone.
             let metadata: Logger.Metadata = [
-                "verb": "\(notification.verb.rawValue)",
-                "id": "\(notification.pairingID)",
-                "token": "\(notification.deviceToken.prefix(8))…",
-                "result": "\(result.kind.rawValue)",
-                "status": "\(result.httpStatus.map(String.init) ?? "-")",
-                "detail": "\(result.detail ?? "")",
+                "push.provider": "\(push.provider.name)",
+                "push.event": "\(push.message.event.rawValue)",
+                "call.pairing_id": "\(push.message.pairingID)",
+                "push.token": "\(push.message.shortToken)",
+                "push.result": "\(result.name)",
+                "push.status": "\(result.httpStatus.map(String.init) ?? "-")",
+                "push.detail": "\(result.detail ?? "")",
             ]
             if result.kind == .failed {
                 // Refused for good (a bad URL, an untrusted certificate, a 4xx):
@@ -134,6 +137,21 @@ final class PushTransferLoop {
                 logger.debug("push answered", metadata: metadata)
             }
             transfer.push.completion(result)
+        }
+    }
+
+    /// Timeouts and network errors are worth retrying; a bad URL, protocol
+    /// or certificate is not.
+    static func reason(of code: CURLcode) -> PushTransportFailure.Reason {
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT:
+            return .timeout
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT, CURLE_PEER_FAILED_VERIFICATION,
+             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+             CURLE_NOT_BUILT_IN, CURLE_FAILED_INIT, CURLE_BAD_FUNCTION_ARGUMENT, CURLE_OUT_OF_MEMORY:
+            return .setup
+        default:
+            return .network
         }
     }
 

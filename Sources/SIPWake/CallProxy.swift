@@ -12,13 +12,16 @@ import SIPCore
 /// for each INVITE to a local user it runs a `CallFork` and carries out its
 /// actions: branches to the user's contacts, pushes to the user's devices,
 /// responses upstream, CANCELs, missed-call MESSAGEs. Calls from phones to
-/// other destinations go to the outbound proxy. Owned by `SIPServer`, loop
-/// thread only.
+/// other destinations go to the outbound proxy. This type is the glue:
+/// SIP events become `CallFork` events and its actions become SIP and push
+/// work, done by the parts it holds (``CallRegistry``, ``BranchForwarder``,
+/// ``PushDispatcher``, ``CallRecorder``). Owned by `SIPServer`, loop thread only.
 final class CallProxy {
     private let settings: CallProxySettings
-    private let tuples: any TupleRepository
-    private let records: (any CallRecordSink)?
-    private let push: PushClient?
+    private let tuples: DeviceTupleQueue
+    private let recorder: CallRecorder
+    private let pushes: PushDispatcher
+    private let forwarder: BranchForwarder
     private let logger: Logger
     private let clock: @Sendable () -> Date
     /// Runs a closure back on the SIP loop, inside the owning actor.
@@ -34,20 +37,21 @@ final class CallProxy {
     private var branchesSent = 0
     var agent: SIPAgent?
 
-    private var calls: [String: PendingCall] = [:]
-    /// Keys of the calls of each AOR, for late forking.
-    private var callsByAOR: [String: Set<String>] = [:]
+    private var calls = CallRegistry<PendingCall>()
     /// Events produced while actions run, handled after them (no re-entrancy).
     private var queued: [(String, ForkEvent)] = []
     private var draining = false
 
-    init(settings: CallProxySettings, tuples: any TupleRepository, records: (any CallRecordSink)?, push: PushClient?,
-         logger: Logger, clock: @escaping @Sendable () -> Date,
+    init(settings: CallProxySettings, tuples: any TupleRepository, records: (any CallRecordSink)?,
+         push: (any PushSender)?, logger: Logger, clock: @escaping @Sendable () -> Date,
          resume: @escaping @Sendable (@escaping @Sendable (CallProxy) -> Void) -> Void) {
         self.settings = settings
-        self.tuples = tuples
-        self.records = records
-        self.push = push
+        self.tuples = DeviceTupleQueue(store: tuples)
+        recorder = CallRecorder(sink: records)
+        pushes = PushDispatcher(
+            sender: push, tupleResults: records == nil ? self.tuples : nil, incomingBadge: settings.incomingBadge,
+            missedBadge: settings.missedBadge, sound: settings.sound, wakeWindow: settings.fork.wakeWindow)
+        forwarder = BranchForwarder(settings: settings)
         self.logger = logger
         self.clock = clock
         self.resume = resume
@@ -81,26 +85,26 @@ final class CallProxy {
                             settings: settings.fork, now: now)
         let callerToken = RecordRouteToken(flow: Self.flow(of: request.source, trusted: callerTrusted))
             .encoded(callID: callID, secret: settings.tokenSecret)
+        var logger = self.logger
+        logger[metadataKey: "call.pairing_id"] = "\(pairingID)"
+        logger[metadataKey: "sip.call_id"] = "\(callID)"
         let call = PendingCall(key: key, aor: aor, request: request, fork: fork, pairingID: pairingID,
-                               caller: caller, media: media, callerToken: callerToken)
-        calls[key] = call
-        callsByAOR[aor, default: []].insert(key)
+                               caller: caller, media: media, callerToken: callerToken, logger: logger)
+        calls.add(call, key: key, aor: aor)
         metrics.calls.increment()
         request.onCancel { [weak self] reason in
             self?.callerCancelled(key, reason: reason)
         }
-        logger.debug("call received", metadata: ["callee": "\(aor)", "pairing": "\(pairingID)", "call-id": "\(callID)"])
+        logger.debug("call received", metadata: ["call.callee": "\(aor)"])
 
         // The branches go out now; pushes follow once the tuples are read.
         let readTuples = wakeupHold && settings.pushEnabled
         deliver(key, .start(bindings: bindings, targets: readTuples ? nil : [], wakeupHold: wakeupHold))
         guard readTuples, calls[key] != nil else { return }
         // Tuples are read off the loop.
-        let tuples = self.tuples
         let resume = self.resume
-        let logger = self.logger
-        Task.detached {
-            let loaded = CallProxy.loadTargets(tuples, aor: aor, logger: logger)
+        tuples.async { [logger] store in
+            let loaded = CallProxy.loadTargets(store, aor: aor, logger: logger)
             resume { proxy in proxy.tuplesLoaded(key, targets: loaded) }
         }
     }
@@ -108,11 +112,13 @@ final class CallProxy {
     private static func loadTargets(_ tuples: any TupleRepository, aor: String, logger: Logger) -> [PushTarget] {
         do {
             return try tuples.list(username: aor, limit: 1000, offset: 0).map { tuple in
-                PushTarget(tupleID: tuple.id, selector: tuple.selector, callsAppID: tuple.appIDCalls,
-                           callsToken: tuple.tokenCalls, otherAppID: tuple.appIDOther, otherToken: tuple.tokenOther)
+                PushTarget(tupleID: tuple.id,
+                           provider: tuple.provider,
+                           selector: tuple.selector, callsAppID: tuple.appIDCalls, callsToken: tuple.tokenCalls,
+                           otherAppID: tuple.appIDOther, otherToken: tuple.tokenOther)
             }
         } catch {
-            logger.error("device tuples not read", metadata: ["callee": "\(aor)", "error": "\(error)"])
+            logger.error("device tuples not read", metadata: ["call.callee": "\(aor)", "error": "\(error)"])
             return []
         }
     }
@@ -146,8 +152,7 @@ final class CallProxy {
             case .refreshed(let old, let new): aor = new.aor; event = .bindingRefreshed(old: old, new: new)
             case .removed(let b, _): aor = b.aor; event = .bindingRemoved(b)
             }
-            guard let keys = callsByAOR[aor] else { continue }
-            for key in keys { deliver(key, event) }
+            for key in calls.keys(ofAOR: aor) { deliver(key, event) }
         }
         if let receivedAt, branchesSent > before {
             let elapsed = ContinuousClock.now - receivedAt
@@ -161,7 +166,8 @@ final class CallProxy {
     /// Called every tick: fires the deadlines that have passed.
     func tick() {
         let now = clock()
-        for (key, call) in calls {
+        for key in calls.keys {
+            guard let call = calls[key] else { continue }
             if let deadline = call.fork.nextDeadline, deadline <= now { deliver(key, .timer) }
             else if call.fork.isFinished { finish(key) }
         }
@@ -173,14 +179,14 @@ final class CallProxy {
     /// calls that already ended stop waiting for their grace period. Each
     /// call is forgotten once its pushes are answered (`pendingCount`).
     func interruptAll() {
-        for key in Array(calls.keys) { deliver(key, .shutdown) }
+        for key in calls.keys { deliver(key, .shutdown) }
     }
 
     /// Forgets every call (the end of shutdown): one not yet interrupted is
     /// interrupted first; each record is saved as it stands.
     func closeAll() {
         interruptAll()
-        for key in Array(calls.keys) { finish(key) }
+        for key in calls.keys { finish(key) }
     }
 
     // MARK: Events and actions
@@ -212,26 +218,15 @@ final class CallProxy {
         default:
             break
         }
-        // The record is written when the call starts, when it ends, when an
-        // end notification is answered, and when the call is forgotten.
-        let phase = call.fork.phase
-        var endPushAnswered = false
-        if case .pushResult = event, phase == .ended { endPushAnswered = true }
-        if phase != call.savedPhase || endPushAnswered {
-            call.savedPhase = phase
-            records?.save(call.fork.record)
-        }
+        call.savedPhase = recorder.afterEvent(event, fork: call.fork, savedPhase: call.savedPhase)
         if call.fork.isFinished { finish(key) }
     }
 
     private func finish(_ key: String) {
-        guard let call = calls.removeValue(forKey: key) else { return }
-        callsByAOR[call.aor]?.remove(key)
-        if callsByAOR[call.aor]?.isEmpty == true { callsByAOR[call.aor] = nil }
+        guard let aor = calls[key]?.aor, let call = calls.remove(key, aor: aor) else { return }
         call.releaseBranches()
         if call.request.finalStatus == nil { call.request.reply(500, "Call Not Completed") }
-        // A call forgotten early (shutdown) keeps what it had.
-        if call.savedPhase != .finished { records?.save(call.fork.record) }
+        recorder.forgotten(fork: call.fork, savedPhase: call.savedPhase)
     }
 
     private func perform(_ action: ForkAction, _ call: PendingCall) {
@@ -239,7 +234,7 @@ final class CallProxy {
         case .fork(let id, let binding):
             sendBranch(id, to: binding, call)
         case .cancel(let id, let reason):
-            call.branches[id]?.cancel(reason: reasonHeader(reason, call))
+            call.branches[id]?.cancel(reason: forwarder.cancelReason(reason, callerReason: call.cancelReason))
         case .relayProvisional(let id, _):
             if let response = call.provisional[id] { call.request.relay(response) }
         case .relayFinal(let id, let status):
@@ -254,14 +249,13 @@ final class CallProxy {
             call.request.reply(503, "Shutting Down", tags: SofiaTagList().header("Retry-After", "5"))
         case .ringback:
             call.request.reply(180, "Ringing")
-        case .push(let id, let target, let kind):
-            sendPush(id, target, kind, call)
+        case .push(let id, let target, let event):
+            sendPush(id, target, event, call)
         case .deleteTuple(let tupleID):
-            let tuples = self.tuples
-            let logger = self.logger
-            Task {
-                do { _ = try tuples.delete(id: tupleID) } catch {
-                    logger.error("stale tuple not deleted", metadata: ["tuple": "\(tupleID)", "error": "\(error)"])
+            let logger = call.logger
+            tuples.async { store in
+                do { _ = try store.delete(id: tupleID) } catch {
+                    logger.error("stale tuple not deleted", metadata: ["push.tuple_id": "\(tupleID)", "error": "\(error)"])
                 }
             }
         case .missedCallMessage(let binding):
@@ -275,21 +269,11 @@ final class CallProxy {
             return
         }
         let route = BindingRoute(binding)
-        let callID = call.request.message.callID ?? ""
-        _ = request.setRequestURI(binding.contact)
-        _ = request.decrementMaxForwards()
-        removeOwnRoutes(request)
-        if call.request.message.unknownHeader("X-Push-ID").isEmpty {
-            request.addHeader("X-Push-ID", call.pairingID)
-        }
-        request.prependRoutes(route.routeHeaders)
-        let calleeToken = RecordRouteToken(flow: binding.path.isEmpty ? binding.source : nil)
-            .encoded(callID: callID, secret: settings.tokenSecret)
-        request.prependRecordRoutes([
-            settings.recordRoute(transport: binding.source.transport, token: calleeToken),
-            settings.recordRoute(transport: call.request.source.transport,
-                                 token: call.callerToken),
-        ])
+        forwarder.prepare(
+            request, for: binding, route: route, callID: call.request.message.callID ?? "",
+            pairingID: call.pairingID, hasPushID: !call.request.message.unknownHeader("X-Push-ID").isEmpty,
+            callerTransport: call.request.source.transport,
+            callerToken: call.callerToken)
         let connection = route.connectionID.flatMap { agent.connections.connection(for: $0) }
         let key = call.key
         let branch = agent.fork(request, route: route.nextHop, connection: connection) { [weak self] status, response in
@@ -299,7 +283,7 @@ final class CallProxy {
             call.branches[id] = branch
             branchesSent += 1
             metrics.branches.increment()
-            logger.debug("branch sent", metadata: ["callee": "\(call.aor)", "contact": "\(binding.contact)", "branch": "\(id)"])
+            call.logger.debug("branch sent", metadata: ["sip.contact": "\(binding.contact)", "call.branch": "\(id)"])
         } else {
             metrics.branchFailures.increment()
             queued.append((call.key, .final(id, status: 503)))
@@ -317,66 +301,28 @@ final class CallProxy {
         }
     }
 
-    private func reasonHeader(_ reason: CancelReason, _ call: PendingCall) -> String? {
-        switch reason {
-        case .answeredElsewhere: return "SIP;cause=200;text=\"Call completed elsewhere\""
-        case .callerCancelled: return call.cancelReason
-        case .declined: return "SIP;cause=603;text=\"Declined\""
-        case .noAnswer: return "SIP;cause=480;text=\"No answer\""
-        case .shutdown: return "SIP;cause=503;text=\"Shutting down\""
-        case .replaced, .unregistered: return nil
-        }
-    }
-
     // MARK: Pushes
 
-    private func sendPush(_ id: PushID, _ target: PushTarget, _ kind: PushKind, _ call: PendingCall) {
-        let incoming = kind == .incomingCall
-        let appID = incoming ? (target.callsAppID ?? target.otherAppID) : (target.otherAppID ?? target.callsAppID)
-        let token = incoming ? (target.callsToken ?? target.otherToken) : (target.otherToken ?? target.callsToken)
-        guard let push, let appID, let token, let verb = PushVerb(rawValue: kind.rawValue) else {
-            queued.append((call.key, .pushResult(id, .failed(status: nil, detail: "push delivery is off"))))
-            return
-        }
-        let notification = PushNotification(
-            verb: verb, appID: appID, deviceToken: token, selector: target.selector, pairingID: call.pairingID,
-            callerDisplayName: call.caller.displayName, callerUser: call.caller.user,
-            callerDomain: call.caller.domain, media: incoming ? call.media : nil,
-            badge: incoming ? settings.incomingBadge : settings.missedBadge, sound: settings.sound,
-            timestamp: Int(clock().timeIntervalSince1970))
-        call.pushes[id] = (target, kind)
-        metrics.pushes.increment()
+    private func sendPush(_ id: PushID, _ target: PushTarget, _ event: PushEvent, _ call: PendingCall) {
+        let now = clock()
+        let message = pushes.message(for: target, event, pairingID: call.pairingID, caller: call.caller,
+                                     media: call.media, at: now)
         let key = call.key
         let resume = self.resume
-        push.send(notification) { result in
+        let failure = pushes.send(message) { result in
             resume { proxy in proxy.pushCompleted(key, id, tupleID: target.tupleID, result: result) }
+        }
+        if let failure {
+            queued.append((key, .pushResult(id, failure)))
+        } else {
+            metrics.pushes.increment()
         }
     }
 
     private func pushCompleted(_ key: String, _ id: PushID, tupleID: Int64, result: PushResult) {
-        // With call records on, the record writer puts the result on the
-        // tuple in its batch; otherwise it is written here, off the loop.
-        if records == nil {
-            let now = clock()
-            let tuples = self.tuples
-            let logger = self.logger
-            Task.detached {
-                do {
-                    try tuples.recordPushResult(id: tupleID, at: now, status: result.httpStatus, result: result.kind.rawValue)
-                } catch {
-                    logger.debug("push result not written on the tuple", metadata: ["tuple": "\(tupleID)", "error": "\(error)"])
-                }
-            }
-        }
+        pushes.recordOnTuple(result, tupleID: tupleID, at: clock(), logger: calls[key]?.logger ?? logger)
         if result.kind != .delivered { metrics.pushFailures.increment() }
-        let delivery: PushDelivery
-        switch result.kind {
-        case .delivered: delivery = .delivered(status: result.httpStatus ?? 200)
-        case .tokenGone: delivery = .tokenGone(status: result.httpStatus, detail: result.detail)
-        case .retryable: delivery = .retryable(status: result.httpStatus, detail: result.detail)
-        case .failed: delivery = .failed(status: result.httpStatus, detail: result.detail)
-        }
-        deliver(key, .pushResult(id, delivery))
+        deliver(key, .pushResult(id, result))
     }
 
     // MARK: Missed-call MESSAGE
@@ -403,20 +349,6 @@ final class CallProxy {
     }
 
     // MARK: Helpers
-
-    /// Pops the Route entries this proxy wrote (a PBX may preload one).
-    private func removeOwnRoutes(_ request: ForwardedRequest) {
-        while let top = request.routes.first, top.contains(";\(RecordRouteToken.parameter)=") || isOwnRoute(top) {
-            request.popRoute()
-        }
-    }
-
-    private func isOwnRoute(_ value: String) -> Bool {
-        let uri = BindingRoute.uri(ofNameAddr: value).lowercased()
-        let host = settings.recordRouteHost.lowercased()
-        return settings.ports.values.contains { uri.hasPrefix("sip:\(host):\($0)") }
-            || uri == "sip:\(host);lr" || uri.hasPrefix("sip:\(host);")
-    }
 
     static func flow(of source: BindingSource, trusted: Bool) -> BindingSource? {
         trusted ? nil : source

@@ -1,5 +1,6 @@
 import Forking
 import Foundation
+import Logging
 import Ports
 import Registrar
 import SIPCore
@@ -25,13 +26,14 @@ final class PendingCall {
     var finals: [BranchID: SIPResponse] = [:]
     /// What the caller's CANCEL said, to pass on to the branches.
     var cancelReason: String?
-    /// Push attempts in flight: which tuple and verb each one is.
-    var pushes: [PushID: (target: PushTarget, kind: PushKind)] = [:]
     /// The phase in which the record was last handed to the writer.
     var savedPhase: ForkPhase?
+    /// The proxy's logger with the call's pairing id and Call-ID set.
+    let logger: Logger
 
     init(key: String, aor: String, request: IncomingRequest, fork: CallFork, pairingID: String,
-         caller: CallerInfo, media: String, callerToken: String) {
+         caller: CallerInfo, media: String, callerToken: String, logger: Logger) {
+        self.logger = logger
         self.key = key
         self.aor = aor
         self.request = request

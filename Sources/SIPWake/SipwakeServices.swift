@@ -24,9 +24,13 @@ public enum SipwakeServices {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         var push: PushClient?
         if config.push.enabled {
-            let client = PushClient(settings: PushClientSettings(
-                gatewayURL: config.push.gatewayURL, timeout: Double(config.push.timeout),
-                caFile: config.push.caFile.isEmpty ? nil : config.push.caFile), logger: logger)
+            let client = PushClient(
+                settings: PushClientSettings(timeout: Double(config.push.timeout),
+                                             caFile: config.push.caFile.isEmpty ? nil : config.push.caFile),
+                providers: PushProviders([
+                    AcrobitsProvider(settings: AcrobitsSettings(gatewayURL: config.push.gatewayURL)),
+                ]),
+                logger: logger)
             services.append(.init(service: client))
             push = client
         }

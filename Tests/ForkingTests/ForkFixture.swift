@@ -40,7 +40,7 @@ extension Array where Element == ForkAction {
     var forks: [(BranchID, Binding)] {
         compactMap { if case .fork(let id, let b) = $0 { return (id, b) } else { return nil } }
     }
-    var pushes: [(PushID, PushTarget, PushKind)] {
+    var pushes: [(PushID, PushTarget, PushEvent)] {
         compactMap { if case .push(let id, let t, let k) = $0 { return (id, t, k) } else { return nil } }
     }
     var cancels: [(BranchID, CancelReason)] {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Model
 import Push
 import PushSink
 import XCTest
@@ -72,8 +73,7 @@ final class PushClientTests: XCTestCase {
         let (_, sinkService, port) = try await PushFixtures.startSink()
         try await sinkService.stop()
 
-        let client = PushClient(settings: PushClientSettings(gatewayURL: "http://127.0.0.1:\(port)/pnm2/send"),
-                                logger: PushFixtures.logger)
+        let client = PushFixtures.client(gatewayURL: "http://127.0.0.1:\(port)/pnm2/send", logger: PushFixtures.logger)
         let service = RunningService.start(client, logger: PushFixtures.logger)
         let result = await PushFixtures.send(PushFixtures.incomingCall(), with: client)
         try await service.stop()
@@ -84,7 +84,7 @@ final class PushClientTests: XCTestCase {
 
     func testMalformedGatewayURLFailsAndIsLoggedAsAWarning() async throws {
         let log = PushLogRecorder()
-        let client = PushClient(settings: PushClientSettings(gatewayURL: "nope://gateway"), logger: log.logger)
+        let client = PushFixtures.client(gatewayURL: "nope://gateway", logger: log.logger)
         let service = RunningService.start(client, logger: PushFixtures.logger)
         let result = await PushFixtures.send(PushFixtures.incomingCall(), with: client)
         try await service.stop()
@@ -126,8 +126,7 @@ final class PushClientTests: XCTestCase {
 
     func testSendBeforeRunWaitsForIt() async throws {
         let (_, sinkService, port) = try await PushFixtures.startSink()
-        let client = PushClient(settings: PushClientSettings(gatewayURL: "http://127.0.0.1:\(port)/pnm2/send"),
-                                logger: PushFixtures.logger)
+        let client = PushFixtures.client(gatewayURL: "http://127.0.0.1:\(port)/pnm2/send", logger: PushFixtures.logger)
         let tally = ResultTally()
         let done = AsyncStream<Void>.makeStream()
         client.send(PushFixtures.incomingCall(id: "early")) { result in
@@ -153,8 +152,7 @@ final class PushClientTests: XCTestCase {
     }
 
     func testSendAfterShutdownFailsAtOnce() async throws {
-        let client = PushClient(settings: PushClientSettings(gatewayURL: "http://127.0.0.1:9/pnm2/send"),
-                                logger: PushFixtures.logger)
+        let client = PushFixtures.client(gatewayURL: "http://127.0.0.1:9/pnm2/send", logger: PushFixtures.logger)
         let service = RunningService.start(client, logger: PushFixtures.logger)
         try await service.stop()
         let tally = ResultTally()
@@ -164,7 +162,7 @@ final class PushClientTests: XCTestCase {
     }
 
     func testRunTwiceIsRefused() async throws {
-        let client = PushClient(settings: PushClientSettings(), logger: PushFixtures.logger)
+        let client = PushFixtures.client(gatewayURL: AcrobitsSettings().gatewayURL)
         let service = RunningService.start(client, logger: PushFixtures.logger)
         try await service.stop()
         do {

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import Model
+import Ports
 import Push
 import PushSink
 
@@ -9,11 +11,18 @@ enum PushFixtures {
     static let apnsToken = "8c7e52d3a4f1b6e09d2c3b4a5f6e7d8c9b0a1f2e3d4c5b6a7980f1e2d3c4b5a6"
     static let selector = "12869E0E6E553673C54F29105A0647204C416A2A:7C3A0D14"
 
-    static func incomingCall(token: String = apnsToken, id: String = "a84b4c76e66710@pbx.example.com") -> PushNotification {
-        PushNotification(verb: .incomingCall, appID: "com.acrobits.softphone.voip", deviceToken: token,
-                         selector: selector, pairingID: id, callerDisplayName: "Alice Smith",
-                         callerUser: "alice", callerDomain: "pbx.example.com", media: "audio",
-                         badge: 1, sound: "default", timestamp: 1_700_000_000)
+    static func incomingCall(token: String = apnsToken, id: String = "a84b4c76e66710@pbx.example.com") -> PushMessage {
+        PushMessage(provider: AcrobitsProvider.name, event: .incomingCall, tupleID: 7,
+                    appID: "com.acrobits.softphone.voip", deviceToken: token, selector: selector, pairingID: id,
+                    callerDisplayName: "Alice Smith", callerUser: "alice", callerDomain: "pbx.example.com",
+                    media: "audio", badge: 1, sound: "default", sentAt: Date(timeIntervalSince1970: 1_700_000_000))
+    }
+
+    /// A client whose only provider is the Acrobits gateway at `gatewayURL`.
+    static func client(gatewayURL: String, timeout: Double = 5, logger: Logger = logger) -> PushClient {
+        PushClient(settings: PushClientSettings(timeout: timeout),
+                   providers: PushProviders([AcrobitsProvider(settings: AcrobitsSettings(gatewayURL: gatewayURL))]),
+                   logger: logger)
     }
 
     /// The gateway fields of ``incomingCall(token:id:)`` with its defaults, written out.
@@ -39,9 +48,7 @@ enum PushFixtures {
         _ body: (PushSink, PushClient, Int) async throws -> Void
     ) async throws {
         let (sink, sinkService, port) = try await startSink(sinkSettings)
-        let client = PushClient(
-            settings: PushClientSettings(gatewayURL: "http://127.0.0.1:\(port)\(sinkSettings.path)", timeout: timeout),
-            logger: logger)
+        let client = client(gatewayURL: "http://127.0.0.1:\(port)\(sinkSettings.path)", timeout: timeout)
         let clientService = RunningService.start(client, logger: logger)
         do {
             try await body(sink, client, port)
@@ -67,10 +74,10 @@ enum PushFixtures {
         return (sink, service, port)
     }
 
-    /// Sends `notification` and waits for its result.
-    static func send(_ notification: PushNotification, with client: PushClient) async -> PushResult {
+    /// Sends `message` and waits for its result.
+    static func send(_ message: PushMessage, with client: PushClient) async -> PushResult {
         await withCheckedContinuation { continuation in
-            client.send(notification) { continuation.resume(returning: $0) }
+            client.send(message) { continuation.resume(returning: $0) }
         }
     }
 }

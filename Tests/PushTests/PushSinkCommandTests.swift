@@ -57,7 +57,7 @@ final class PushSinkCommandTests: XCTestCase {
         XCTAssertTrue(url.hasPrefix("http://127.0.0.1:"), url)
         XCTAssertTrue(url.hasSuffix("/pnm2/send"), url)
 
-        let client = PushClient(settings: PushClientSettings(gatewayURL: url), logger: PushFixtures.logger)
+        let client = PushFixtures.client(gatewayURL: url, logger: PushFixtures.logger)
         let service = RunningService.start(client, logger: PushFixtures.logger)
         let ok = await PushFixtures.send(PushFixtures.incomingCall(), with: client)
         let gone = await PushFixtures.send(PushFixtures.incomingCall(token: "gone-token"), with: client)
@@ -72,7 +72,7 @@ final class PushSinkCommandTests: XCTestCase {
         let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
         let records = try lines.map { try PushSinkRecord.jsonDecoder().decode(PushSinkRecord.self, from: Data($0.utf8)) }
         XCTAssertEqual(records.map(\.status), [200, 404, 503])
-        XCTAssertEqual(records.first?.body, PushFixtures.incomingCall().fields)
+        XCTAssertEqual(records.first?.body, AcrobitsPayload(PushFixtures.incomingCall()).fields)
     }
 
     func testBadArgumentsExitWith64() async throws {

@@ -1,3 +1,4 @@
+import Model
 import Push
 import Synchronization
 

@@ -1,7 +1,8 @@
-import CCurl
 import Foundation
+import Model
+import Ports
 
-/// Turns the gateway's answer, or the reason there was none, into a ``PushResult``.
+/// Turns the Acrobits gateway's answer, or the reason there was none, into a ``PushResult``.
 /// The rules, in order (docs/push.md has them as a table):
 ///
 /// 1. HTTP 404 or 410: the token is gone.
@@ -11,7 +12,7 @@ import Foundation
 /// 3. Other 2xx: delivered.
 /// 4. 429 and 5xx: retryable.
 /// 5. Anything else (other 4xx, 1xx, 3xx): failed.
-public enum PushGatewayAnswer {
+public enum AcrobitsAnswer {
     /// Longest detail kept from the gateway's message.
     public static let maxDetailLength = 200
 
@@ -47,18 +48,10 @@ public enum PushGatewayAnswer {
 
     /// The result of a transfer that got no HTTP answer: timeouts and network
     /// errors are worth retrying; a bad URL, protocol or certificate is not.
-    static func classify(transportError code: CURLcode, message: String) -> PushResult {
-        let kind: PushResultKind
-        switch code {
-        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT, CURLE_PEER_FAILED_VERIFICATION,
-             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
-             CURLE_NOT_BUILT_IN, CURLE_FAILED_INIT, CURLE_BAD_FUNCTION_ARGUMENT, CURLE_OUT_OF_MEMORY:
-            kind = .failed
-        default:
-            kind = .retryable
-        }
-        let prefix = code == CURLE_OPERATION_TIMEDOUT ? "timeout: " : ""
-        return PushResult(kind: kind, httpStatus: nil, detail: truncated(prefix + message))
+    public static func classify(_ failure: PushTransportFailure) -> PushResult {
+        let kind: PushResultKind = failure.reason == .setup ? .failed : .retryable
+        let prefix = failure.reason == .timeout ? "timeout: " : ""
+        return PushResult(kind: kind, httpStatus: nil, detail: truncated(prefix + failure.message))
     }
 
     /// Whether a verdict field, at the top or in an object one level down, says the token is gone.

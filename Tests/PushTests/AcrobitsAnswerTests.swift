@@ -1,11 +1,12 @@
 import Foundation
+import Model
 import Push
 import XCTest
 
 /// One test per row of the classification table in docs/push.md.
-final class PushGatewayAnswerTests: XCTestCase {
+final class AcrobitsAnswerTests: XCTestCase {
     private func classify(_ status: Int, _ body: String = "") -> PushResult {
-        PushGatewayAnswer.classify(status: status, body: Data(body.utf8))
+        AcrobitsAnswer.classify(status: status, body: Data(body.utf8))
     }
 
     func test200IsDelivered() {

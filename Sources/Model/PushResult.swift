@@ -1,0 +1,32 @@
+/// The outcome of one push: its kind, the provider's HTTP status when there
+/// was an answer, and the provider's message or the transport error.
+public struct PushResult: Sendable, Equatable {
+    public var kind: PushResultKind
+    public var httpStatus: Int?
+    public var detail: String?
+
+    public init(kind: PushResultKind, httpStatus: Int? = nil, detail: String? = nil) {
+        self.kind = kind
+        self.httpStatus = httpStatus
+        self.detail = detail
+    }
+
+    /// The name stored in the call record and on the tuple.
+    public var name: String { kind.rawValue }
+
+    public static func delivered(status: Int?, detail: String? = nil) -> PushResult {
+        PushResult(kind: .delivered, httpStatus: status, detail: detail)
+    }
+
+    public static func tokenGone(status: Int?, detail: String?) -> PushResult {
+        PushResult(kind: .tokenGone, httpStatus: status, detail: detail)
+    }
+
+    public static func retryable(status: Int?, detail: String?) -> PushResult {
+        PushResult(kind: .retryable, httpStatus: status, detail: detail)
+    }
+
+    public static func failed(status: Int?, detail: String?) -> PushResult {
+        PushResult(kind: .failed, httpStatus: status, detail: detail)
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// What a push provider wants sent for one push: an HTTP request.
+public struct PushHTTPRequest: Sendable, Equatable {
+    public var url: String
+    public var method: String
+    /// Header lines in order, as name and value.
+    public var headers: [PushHTTPHeader]
+    public var body: Data
+
+    public init(url: String, method: String = "POST", headers: [PushHTTPHeader] = [], body: Data = Data()) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.body = body
+    }
+}

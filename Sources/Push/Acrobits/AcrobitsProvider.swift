@@ -1,0 +1,32 @@
+import Model
+import Ports
+
+/// The Acrobits push gateway (`pnm2/send`): it forwards the push to APNs or
+/// FCM for the Acrobits app the device tuple names.
+public struct AcrobitsProvider: PushProvider {
+    /// The provider name device tuples use.
+    public static let name = "acrobits"
+
+    public let settings: AcrobitsSettings
+
+    public init(settings: AcrobitsSettings) {
+        self.settings = settings
+    }
+
+    public var name: String { Self.name }
+
+    public func request(for message: PushMessage) -> PushHTTPRequest {
+        PushHTTPRequest(
+            url: settings.gatewayURL, method: "POST",
+            headers: [PushHTTPHeader("Content-Type", "application/json"), PushHTTPHeader("Accept", "application/json")]
+                + settings.extraHeaders,
+            body: AcrobitsPayload(message).jsonBody)
+    }
+
+    public func classify(_ answer: PushHTTPAnswer) -> PushResult {
+        switch answer {
+        case .response(let status, _, let body): return AcrobitsAnswer.classify(status: status, body: body)
+        case .transportFailure(let failure): return AcrobitsAnswer.classify(failure)
+        }
+    }
+}
