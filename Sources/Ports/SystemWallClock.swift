@@ -1,8 +1,0 @@
-import Foundation
-
-/// The machine's clock.
-public struct SystemWallClock: WallClock {
-    public init() {}
-
-    public func now() -> Date { Date() }
-}
