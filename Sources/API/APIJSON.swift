@@ -10,8 +10,7 @@ enum APIJSON {
     static let contentType = "application/json"
 
     static func response(_ status: HTTPResponse.Status, _ value: some Encodable, headers: HTTPFields = [:]) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONStyle.encoder()
         // Only strings, numbers, booleans and nulls are ever encoded: nothing fails.
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
         var fields = headers

@@ -11,7 +11,4 @@ struct ReporterAnswerJSON: Encodable, Sendable {
     /// Removals only: whether there was a tuple to remove.
     let removed: Bool?
 
-    enum CodingKeys: String, CodingKey {
-        case status, created, tuple, removed
-    }
 }

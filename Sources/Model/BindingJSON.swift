@@ -19,17 +19,6 @@ public struct BindingJSON: Encodable, Sendable {
     let registeredAt: String
     let updatedAt: String
 
-    enum CodingKeys: String, CodingKey {
-        case aor, contact, transport, source, instance, q, path, cseq
-        case expiresIn = "expires_in"
-        case expiresAt = "expires_at"
-        case regID = "reg_id"
-        case userAgent = "user_agent"
-        case callID = "call_id"
-        case registeredAt = "registered_at"
-        case updatedAt = "updated_at"
-    }
-
     public init(_ b: Binding, now: Date) {
         aor = b.aor
         contact = b.contact

@@ -11,16 +11,6 @@ public struct CallBranchJSON: Encodable, Sendable {
     @ExplicitNull var endedAt: String?
     @ExplicitNull var cancelled: String?
 
-    enum CodingKeys: String, CodingKey {
-        case id, contact, reason, cancelled
-        case instanceID = "instance_id"
-        case startedAt = "started_at"
-        case provisionalStatus = "provisional_status"
-        case provisionalAt = "provisional_at"
-        case finalStatus = "final_status"
-        case endedAt = "ended_at"
-    }
-
     init(_ b: CallBranchRecord) {
         id = b.id
         contact = b.contact

@@ -11,14 +11,6 @@ public struct CallPushJSON: Encodable, Sendable {
     @ExplicitNull var result: String?
     @ExplicitNull var detail: String?
 
-    enum CodingKeys: String, CodingKey {
-        case id, selector, verb, attempt, result, detail
-        case tupleID = "tuple_id"
-        case sentAt = "sent_at"
-        case completedAt = "completed_at"
-        case httpStatus = "http_status"
-    }
-
     init(_ p: CallPushRecord) {
         id = p.id
         tupleID = p.tupleID

@@ -20,17 +20,6 @@ public struct CallRecordJSON: Encodable, Sendable {
     let branches: [CallBranchJSON]
     let events: [CallEventJSON]
 
-    enum CodingKeys: String, CodingKey {
-        case id, callee, caller, outcome, pushes, branches, events
-        case pairingID = "pairing_id"
-        case callID = "call_id"
-        case callerDisplayName = "caller_display_name"
-        case startedAt = "started_at"
-        case endedAt = "ended_at"
-        case finalStatus = "final_status"
-        case answeredBy = "answered_by"
-    }
-
     public init(_ r: CallRecord) {
         id = r.id
         pairingID = r.pairingID

@@ -17,19 +17,6 @@ public struct DeviceTupleJSON: Encodable, Sendable {
     @ExplicitNull var lastPushStatus: Int?
     @ExplicitNull var lastPushResult: String?
 
-    enum CodingKeys: String, CodingKey {
-        case id, username, selector, platform, provider
-        case appIDCalls = "app_id_calls"
-        case tokenCalls = "token_calls"
-        case appIDOther = "app_id_other"
-        case tokenOther = "token_other"
-        case createdAt = "created_at"
-        case lastSeenAt = "last_seen_at"
-        case lastPushAt = "last_push_at"
-        case lastPushStatus = "last_push_status"
-        case lastPushResult = "last_push_result"
-    }
-
     public init(_ t: DeviceTuple) {
         id = t.id
         username = t.username

@@ -4,8 +4,7 @@ import Model
 /// JSON for `--json`: stable key order, ISO 8601 UTC times.
 enum JSONOutput {
     static func print(_ value: some Encodable) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONStyle.encoder(pretty: true)
         Swift.print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 

@@ -7,12 +7,6 @@ struct UserOutputJSON: Encodable {
     let wakeupHold: Bool
     let createdAt: String
 
-    enum CodingKeys: String, CodingKey {
-        case username, realm
-        case wakeupHold = "wakeup_hold"
-        case createdAt = "created_at"
-    }
-
     init(_ u: UserRecord) {
         username = u.username
         realm = u.realm
