@@ -86,13 +86,7 @@ public final class SIPLoop: SerialExecutor, @unchecked Sendable {
 
     /// Runs `body` on the loop thread.
     public func execute(_ body: @escaping @Sendable () -> Void) {
-        let needWake = queue.withLock { q -> Bool in
-            q.work.append(.closure(body))
-            if q.wakePending { return false }
-            q.wakePending = true
-            return true
-        }
-        if needWake { wake(force: false) }
+        submit(.closure(body))
     }
 
     /// Runs `release` on the next loop turn, never inside the current Sofia
@@ -109,9 +103,13 @@ public final class SIPLoop: SerialExecutor, @unchecked Sendable {
     // MARK: SerialExecutor
 
     public func enqueue(_ job: consuming ExecutorJob) {
-        let unowned = UnownedJob(job)
+        submit(.job(UnownedJob(job)))
+    }
+
+    /// Queues work from any thread and wakes the loop, once per batch.
+    private func submit(_ work: Work) {
         let needWake = queue.withLock { q -> Bool in
-            q.work.append(.job(unowned))
+            q.work.append(work)
             if q.wakePending { return false }
             q.wakePending = true
             return true

@@ -94,21 +94,16 @@ public struct SIPMessage {
 
     /// Path header values (RFC 3327), one per entry, in message order.
     public var path: [String] {
-        var result: [String] = []
-        var p = sip.pointee.sip_path
-        while let entry = p {
-            let raw = UnsafeMutableRawPointer(entry).assumingMemoryBound(to: msg_header_t.self)
-            let value = SofiaText.encode { buffer, size in msg_header_field_e(buffer, size, raw, 0) }
-            if !value.isEmpty { result.append(value) }
-            p = entry.pointee.r_next
-        }
-        return result
+        SIPMessage.routeValues(sip.pointee.sip_path).filter { !$0.isEmpty }
     }
 
     /// Route header values, top first.
-    public var routes: [String] {
+    public var routes: [String] { SIPMessage.routeValues(sip.pointee.sip_route) }
+
+    /// The field values of a chain of Route-shaped headers (Route, Path), in order.
+    private static func routeValues(_ first: UnsafeMutablePointer<sip_route_t>?) -> [String] {
         var result: [String] = []
-        var r = sip.pointee.sip_route
+        var r = first
         while let route = r {
             let raw = UnsafeMutableRawPointer(route).assumingMemoryBound(to: msg_header_t.self)
             result.append(SofiaText.encode { buffer, size in msg_header_field_e(buffer, size, raw, 0) })

@@ -177,22 +177,14 @@ public struct CallRecordStore: CallRecordArchive {
     }
 
     static func upsert(_ row: CallRecordRow, in db: Database) throws {
-        // Cached: compiled once per connection, not per save.
+        // Every column is written, so REPLACE is the whole upsert (the table
+        // has no triggers and nothing references it). Cached: compiled once
+        // per connection, not per save.
         try db.cachedStatement(
             sql: """
-                INSERT INTO call_records (
+                INSERT OR REPLACE INTO call_records (
                     id, pairing_id, call_id, callee, caller, started_at, ended_at, outcome, final_status, record)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET
-                    pairing_id = excluded.pairing_id,
-                    call_id = excluded.call_id,
-                    callee = excluded.callee,
-                    caller = excluded.caller,
-                    started_at = excluded.started_at,
-                    ended_at = excluded.ended_at,
-                    outcome = excluded.outcome,
-                    final_status = excluded.final_status,
-                    record = excluded.record
                 """
         ).execute(
             arguments: [row.id, row.pairingID, row.callID, row.callee, row.caller, row.startedAt, row.endedAt,
