@@ -121,29 +121,13 @@ public struct SIPMessage {
     /// header with the `Digest` scheme. Names are lower-cased, values unquoted
     /// by Sofia's own parser.
     public var digestAuthorizations: [[String: String]] {
-        var result: [[String: String]] = []
-        var a = sip.pointee.sip_authorization
-        while let auth = a {
-            if let scheme = auth.pointee.au_scheme, String(cString: scheme).lowercased() == "digest" {
-                result.append(SIPMessage.parameters(auth.pointee.au_params))
-            }
-            a = auth.pointee.au_next
-        }
-        return result
+        SIPMessage.digestParameters(sip.pointee.sip_authorization)
     }
 
     /// Digest parameters of the Proxy-Authorization headers (RFC 3261 §22.3),
     /// as `digestAuthorizations`.
     public var digestProxyAuthorizations: [[String: String]] {
-        var result: [[String: String]] = []
-        var a = sip.pointee.sip_proxy_authorization
-        while let auth = a {
-            if let scheme = auth.pointee.au_scheme, String(cString: scheme).lowercased() == "digest" {
-                result.append(SIPMessage.parameters(auth.pointee.au_params))
-            }
-            a = auth.pointee.au_next
-        }
-        return result
+        SIPMessage.digestParameters(sip.pointee.sip_proxy_authorization)
     }
 
     /// The message body as text, when there is one.
@@ -162,15 +146,20 @@ public struct SIPMessage {
     /// Digest parameters of the WWW-Authenticate (or Proxy-Authenticate)
     /// challenges, one dictionary per header.
     public var digestChallenges: [[String: String]] {
+        SIPMessage.digestParameters(sip.pointee.sip_www_authenticate)
+            + SIPMessage.digestParameters(sip.pointee.sip_proxy_authenticate)
+    }
+
+    /// The parameters of each `Digest` header in a chain of credentials or
+    /// challenges (Sofia's `msg_auth_t`), in order; other schemes are skipped.
+    private static func digestParameters(_ first: UnsafeMutablePointer<msg_auth_t>?) -> [[String: String]] {
         var result: [[String: String]] = []
-        for first in [sip.pointee.sip_www_authenticate, sip.pointee.sip_proxy_authenticate] {
-            var a = first
-            while let auth = a {
-                if let scheme = auth.pointee.au_scheme, String(cString: scheme).lowercased() == "digest" {
-                    result.append(SIPMessage.parameters(auth.pointee.au_params))
-                }
-                a = auth.pointee.au_next
+        var a = first
+        while let auth = a {
+            if let scheme = auth.pointee.au_scheme, String(cString: scheme).lowercased() == "digest" {
+                result.append(SIPMessage.parameters(auth.pointee.au_params))
             }
+            a = auth.pointee.au_next
         }
         return result
     }

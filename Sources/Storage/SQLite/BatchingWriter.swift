@@ -101,9 +101,12 @@ final class BatchingWriter<Queue: PendingWrites>: @unchecked Sendable {
     }
 
     /// Stops accepting, then returns once the thread has written what was
-    /// queued and ended. Idempotent. On the writer thread (from `write`) it
-    /// stops accepting and returns at once; the thread still drains the queue.
+    /// queued and ended. Idempotent. A writer that was never started is
+    /// started for this drain, so nothing queued is lost. On the writer
+    /// thread (from `write`) it stops accepting and returns at once; the
+    /// thread still drains the queue.
     func shutdown() {
+        startIfNeeded()
         condition.lock()
         defer { condition.unlock() }
         accepting = false

@@ -113,20 +113,11 @@ public struct BindingStore: BindingRepository {
                     path, transport, source_host, source_port, user_agent, registered_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (aor, binding_key) DO UPDATE SET
-                    contact = excluded.contact,
-                    instance_id = excluded.instance_id,
-                    reg_id = excluded.reg_id,
-                    call_id = excluded.call_id,
-                    cseq = excluded.cseq,
-                    q = excluded.q,
-                    expires_at = excluded.expires_at,
-                    path = excluded.path,
-                    transport = excluded.transport,
-                    source_host = excluded.source_host,
-                    source_port = excluded.source_port,
-                    user_agent = excluded.user_agent,
-                    registered_at = excluded.registered_at,
-                    updated_at = excluded.updated_at
+                    (contact, instance_id, reg_id, call_id, cseq, q, expires_at, path, transport,
+                     source_host, source_port, user_agent, registered_at, updated_at)
+                    = (excluded.contact, excluded.instance_id, excluded.reg_id, excluded.call_id, excluded.cseq,
+                       excluded.q, excluded.expires_at, excluded.path, excluded.transport, excluded.source_host,
+                       excluded.source_port, excluded.user_agent, excluded.registered_at, excluded.updated_at)
                 """
         ).execute(
             arguments: [

@@ -72,8 +72,6 @@ public final class BindingWriter: BindingJournal {
     /// completion (on the writer thread) it stops accepting and returns
     /// without waiting; the thread still drains the queue.
     public func shutdown() {
-        // A writer that was never started still commits what was queued.
-        queue.startIfNeeded()
         queue.shutdown()
     }
 

@@ -47,7 +47,6 @@ public final class CallRecordWriter: CallRecordSink {
 
     /// Shuts down (writes what is pending) if the owner forgot to.
     deinit {
-        queue.startIfNeeded()
         queue.shutdown()
     }
 
@@ -76,7 +75,6 @@ public final class CallRecordWriter: CallRecordSink {
     /// thread has finished. Idempotent. A writer that was never started is
     /// started for this drain.
     public func shutdown() {
-        queue.startIfNeeded()
         queue.shutdown()
     }
 
