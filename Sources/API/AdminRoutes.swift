@@ -65,7 +65,7 @@ struct AdminRoutes {
                     appIDCalls: body.appIDCalls, tokenCalls: body.tokenCalls,
                     appIDOther: body.appIDOther, tokenOther: body.tokenOther,
                     platform: fields.platform, provider: fields.provider, now: clock())
-                logger.info("admin created tuple", metadata: ["id": "\(tuple.id)", "username": "\(tuple.username)"])
+                logger.info("admin created tuple", metadata: ["tuple.id": "\(tuple.id)", "tuple.username": "\(tuple.username)"])
                 return APIJSON.response(.created, DeviceTupleJSON(tuple),
                                           headers: [.location: "\(Self.prefix)/tuples/\(tuple.id)"])
             }
@@ -81,7 +81,7 @@ struct AdminRoutes {
                     appIDCalls: body.appIDCalls, tokenCalls: body.tokenCalls,
                     appIDOther: body.appIDOther, tokenOther: body.tokenOther,
                     platform: fields.platform, provider: fields.provider)
-                logger.info("admin updated tuple", metadata: ["id": "\(tuple.id)", "username": "\(tuple.username)"])
+                logger.info("admin updated tuple", metadata: ["tuple.id": "\(tuple.id)", "tuple.username": "\(tuple.username)"])
                 return APIJSON.response(.ok, DeviceTupleJSON(tuple))
             }
         }
@@ -90,7 +90,7 @@ struct AdminRoutes {
             try Self.guarded(logger) {
                 let id = try Self.tupleID(context)
                 guard try tuples.delete(id: id) else { throw Self.noTuple(id) }
-                logger.info("admin deleted tuple", metadata: ["id": "\(id)"])
+                logger.info("admin deleted tuple", metadata: ["tuple.id": "\(id)"])
                 return Response(status: .noContent)
             }
         }
@@ -99,7 +99,7 @@ struct AdminRoutes {
             let body = try APIJSON.decode(AdminBatchDeleteBody.self, from: try await reader.read(request))
             return try Self.guarded(logger) {
                 let deleted = try tuples.delete(ids: try body.validated())
-                logger.info("admin batch-deleted tuples", metadata: ["requested": "\(body.ids.count)", "deleted": "\(deleted)"])
+                logger.info("admin batch-deleted tuples", metadata: ["tuples.requested": "\(body.ids.count)", "tuples.deleted": "\(deleted)"])
                 return APIJSON.response(.ok, AdminDeletedJSON(deleted: deleted))
             }
         }
@@ -110,7 +110,7 @@ struct AdminRoutes {
                     throw AdminError.badRequest("the user query parameter is required", field: "user")
                 }
                 let deleted = try tuples.deleteAll(username: user)
-                logger.info("admin deleted user's tuples", metadata: ["username": "\(user)", "deleted": "\(deleted)"])
+                logger.info("admin deleted user's tuples", metadata: ["tuple.username": "\(user)", "tuples.deleted": "\(deleted)"])
                 return APIJSON.response(.ok, AdminDeletedJSON(deleted: deleted))
             }
         }

@@ -45,14 +45,14 @@ struct PushSinkRoutes: Sendable {
         guard let fields = PushSinkBody.fields(of: data) else {
             sink.add(PushSinkRecord(receivedAt: receivedAt, path: path, body: [:], status: 400,
                                     error: "body is not a JSON object"))
-            sink.logger.debug("push sink refused a push", metadata: ["path": "\(path)"])
+            sink.logger.debug("push sink refused a push", metadata: ["http.path": "\(path)"])
             return Self.json(status: 400, ["status": "error", "code": "BadRequest", "message": "body is not a JSON object"])
         }
         let token = fields["DeviceToken"] ?? ""
         let rule = sink.rule(forToken: token)
         sink.add(PushSinkRecord(receivedAt: receivedAt, path: path, body: fields, status: rule.status))
         sink.logger.debug("push sink received a push", metadata: [
-            "path": "\(path)", "verb": "\(fields["verb"] ?? "")", "token": "\(token)", "rule": "\(rule)",
+            "http.path": "\(path)", "push.verb": "\(fields["verb"] ?? "")", "push.token": "\(token)", "sink.rule": "\(rule)",
         ])
         if case .slow(let milliseconds) = rule {
             let deadline = ContinuousClock.now + .milliseconds(milliseconds)
@@ -86,7 +86,7 @@ struct PushSinkRoutes: Sendable {
         } else {
             sink.setDefaultRule(rule)
         }
-        sink.logger.info("push sink rule changed", metadata: ["token": "\(fields["token"] ?? "*")", "rule": "\(rule)"])
+        sink.logger.info("push sink rule changed", metadata: ["push.token": "\(fields["token"] ?? "*")", "sink.rule": "\(rule)"])
         var answer = ["status": "ok", "rule": rule.description]
         answer["token"] = fields["token"]
         return Self.json(status: 200, answer)

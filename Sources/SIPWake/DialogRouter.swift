@@ -38,7 +38,7 @@ final class DialogRouter {
         var tokens: [RecordRouteToken] = []
         while let top = copy.routes.first, let value = Self.tokenValue(top) {
             guard let token = RecordRouteToken(encoded: value, callID: callID, secret: settings.tokenSecret) else {
-                logger.notice("forged route refused", metadata: ["source": "\(request.source.host)", "call-id": "\(callID)"])
+                logger.notice("forged route refused", metadata: ["client.address": "\(request.source.host)", "sip.call_id": "\(callID)"])
                 return fail(request, 403, "Forbidden")
             }
             tokens.append(token)
@@ -69,7 +69,7 @@ final class DialogRouter {
         // use it to reach anyone else (never an open relay).
         if namedByRequest, !settings.trustsSource(request.source.host), !settings.mayRelayInDialog(to: nextHop) {
             logger.notice("in-dialog relay refused", metadata: [
-                "source": "\(request.source.host)", "next-hop": "\(nextHop)", "call-id": "\(callID)"])
+                "client.address": "\(request.source.host)", "sip.next_hop": "\(nextHop)", "sip.call_id": "\(callID)"])
             return fail(request, 403, "Relaying Forbidden")
         }
         forward(request, copy, nextHop: nextHop, connection: connection, stateless: isACK)
@@ -101,7 +101,7 @@ final class DialogRouter {
         metrics.forwarded.increment()
         if stateless {
             if !agent.forwardStateless(copy, route: nextHop, connection: connection) {
-                logger.debug("ack not forwarded", metadata: ["next-hop": "\(nextHop)"])
+                logger.debug("ack not forwarded", metadata: ["sip.next_hop": "\(nextHop)"])
             }
             return
         }

@@ -46,11 +46,11 @@ public struct RetentionPurgeService: Service, CustomStringConvertible {
         do {
             let purged = try purge(cutoff)
             if purged > 0 {
-                logger.info("retention purge done", metadata: ["what": "\(what)", "count": "\(purged)", "days": "\(retentionDays)"])
+                logger.info("retention purge done", metadata: ["purge.what": "\(what)", "purge.count": "\(purged)", "purge.retention_days": "\(retentionDays)"])
             }
             return purged
         } catch {
-            logger.error("retention purge failed", metadata: ["what": "\(what)", "error": "\(error)"])
+            logger.error("retention purge failed", metadata: ["purge.what": "\(what)", "error": "\(error)"])
             return 0
         }
     }

@@ -189,9 +189,9 @@ actor SIPServer: SIPRequestHandler {
         authenticator?.abandonLookups()
         if let calls {
             logger.info("call latency", metadata: [
-                "invite-to-forks": "\(calls.forkLatency.summary)",
-                "invite-to-pushes": "\(calls.pushLatency.summary)",
-                "register-to-late-fork": "\(calls.lateForkLatency.summary)"])
+                "latency.invite_to_forks": "\(calls.forkLatency.summary)",
+                "latency.invite_to_pushes": "\(calls.pushLatency.summary)",
+                "latency.register_to_late_fork": "\(calls.lateForkLatency.summary)"])
             calls.closeAll()
         }
         messages?.closeAll()

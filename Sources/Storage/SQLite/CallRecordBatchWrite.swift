@@ -20,7 +20,7 @@ struct CallRecordBatchWrite: Sendable {
                 failed += 1
                 logger.error(
                     "Call record cannot be stored",
-                    metadata: ["record": "\(record.id)", "pairing_id": "\(record.pairingID)", "error": "\(error)"])
+                    metadata: ["call.record_id": "\(record.id)", "call.pairing_id": "\(record.pairingID)", "error": "\(error)"])
             }
         }
         var committed = 0
@@ -32,7 +32,7 @@ struct CallRecordBatchWrite: Sendable {
                 failed += rows.count
                 logger.error(
                     "Call record write failed",
-                    metadata: ["records": "\(rows.count)", "error": "\(error)"])
+                    metadata: ["call_records.count": "\(rows.count)", "error": "\(error)"])
             }
         }
         counters.add(batches: committed, written: committed * rows.count, failures: failed)

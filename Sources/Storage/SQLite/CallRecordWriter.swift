@@ -58,7 +58,7 @@ public final class CallRecordWriter: CallRecordSink {
             counters.add(failures: 1)
             logger.warning(
                 "Call record dropped: the writer is shut down",
-                metadata: ["record": "\(record.id)", "pairing_id": "\(record.pairingID)"])
+                metadata: ["call.record_id": "\(record.id)", "call.pairing_id": "\(record.pairingID)"])
             return
         }
     }
