@@ -2,10 +2,13 @@ import Crypto
 import Foundation
 
 /// Stateless nonces (RFC 2617 §3.2.1 leaves the nonce's construction to the
-/// server): nonce = base64url(timestamp || HMAC-SHA256(secret, timestamp || realm)),
-/// the timestamp being milliseconds since 1970 as 8 big-endian bytes. The
-/// server keeps no nonce table: it recognises its own nonces by the MAC and
-/// their age by the timestamp.
+/// server): nonce = base64url(timestamp || salt || HMAC-SHA256(secret,
+/// timestamp || salt || realm)), the timestamp being milliseconds since 1970
+/// as 8 big-endian bytes and the salt 8 random bytes. The server keeps no
+/// nonce table: it recognises its own nonces by the MAC and their age by the
+/// timestamp. The salt makes every challenge's nonce its own: without it, two
+/// phones challenged in the same millisecond would share a nonce, and the
+/// second one's first answer would look like a replay of the first's.
 ///
 /// Issuing keeps no state; replay protection (each nonce-count used once, a
 /// bounded number of uses per nonce) is `NonceTracker`'s, for the nonces
@@ -36,24 +39,29 @@ public struct NonceIssuer: Sendable {
         self.realm = realm
     }
 
+    /// Bytes before the MAC: the timestamp, then the salt.
+    private static let prefixLength = 8 + 8
+
     public func make(now: Date) -> String {
         let millis = UInt64(max(0, (now.timeIntervalSince1970 * 1000).rounded(.down)))
-        let stamp = withUnsafeBytes(of: millis.bigEndian) { Array($0) }
-        return Self.base64url(stamp + mac(stamp))
+        var prefix = withUnsafeBytes(of: millis.bigEndian) { Array($0) }
+        var generator = SystemRandomNumberGenerator()
+        prefix += withUnsafeBytes(of: generator.next() as UInt64) { Array($0) }
+        return Self.base64url(prefix + mac(prefix))
     }
 
     /// Checks the MAC first, then the age. A nonce dated in the future by
     /// more than the lifetime is stale too (the clock has moved back).
     public func check(_ nonce: String, now: Date) -> Validity {
-        guard let bytes = Self.decodeBase64url(nonce), bytes.count == 8 + 32 else { return .invalid }
-        let stamp = Array(bytes[0..<8])
-        let tag = Array(bytes[8...])
-        var message = stamp
+        guard let bytes = Self.decodeBase64url(nonce), bytes.count == Self.prefixLength + 32 else { return .invalid }
+        let prefix = Array(bytes[0..<Self.prefixLength])
+        let tag = Array(bytes[Self.prefixLength...])
+        var message = prefix
         message.append(contentsOf: realm.utf8)
         guard HMAC<SHA256>.isValidAuthenticationCode(tag, authenticating: message, using: SymmetricKey(data: secret)) else {
             return .invalid
         }
-        let millis = stamp.reduce(UInt64(0)) { ($0 << 8) | UInt64($1) }
+        let millis = prefix[0..<8].reduce(UInt64(0)) { ($0 << 8) | UInt64($1) }
         let issued = Date(timeIntervalSince1970: TimeInterval(millis) / 1000)
         let age = now.timeIntervalSince(issued)
         return abs(age) > lifetime ? .stale : .valid
@@ -62,13 +70,13 @@ public struct NonceIssuer: Sendable {
     /// When a nonce was issued, read from the nonce itself; nil when it is
     /// not in our format. Meaningful only for a nonce `check` accepted.
     public func issueTime(of nonce: String) -> Date? {
-        guard let bytes = Self.decodeBase64url(nonce), bytes.count == 8 + 32 else { return nil }
+        guard let bytes = Self.decodeBase64url(nonce), bytes.count == Self.prefixLength + 32 else { return nil }
         let millis = bytes[0..<8].reduce(UInt64(0)) { ($0 << 8) | UInt64($1) }
         return Date(timeIntervalSince1970: TimeInterval(millis) / 1000)
     }
 
-    private func mac(_ stamp: [UInt8]) -> [UInt8] {
-        var message = stamp
+    private func mac(_ prefix: [UInt8]) -> [UInt8] {
+        var message = prefix
         message.append(contentsOf: realm.utf8)
         return Array(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: secret)))
     }

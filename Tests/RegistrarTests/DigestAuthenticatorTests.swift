@@ -39,7 +39,23 @@ final class DigestAuthenticatorTests: XCTestCase {
 
     private func expectPlainChallenge(_ verdict: DigestVerdict, _ reason: DigestChallengeReason,
                                       file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(verdict, .challenge(authenticator.challenges(stale: false, now: t0), reason: reason), file: file, line: line)
+        expectChallenge(verdict, from: authenticator, stale: false, reason: reason, now: t0, file: file, line: line)
+    }
+
+    /// A challenge for every algorithm of `from`, in order, with one fresh
+    /// nonce of its own (every challenge has a new one).
+    private func expectChallenge(_ verdict: DigestVerdict, from: DigestAuthenticator, stale: Bool,
+                                 reason: DigestChallengeReason, now: Date,
+                                 file: StaticString = #filePath, line: UInt = #line) {
+        guard case .challenge(let challenges, let actual) = verdict else {
+            return XCTFail("not a challenge: \(verdict)", file: file, line: line)
+        }
+        XCTAssertEqual(actual, reason, file: file, line: line)
+        XCTAssertEqual(challenges.map(\.algorithm), from.algorithms, file: file, line: line)
+        XCTAssertTrue(challenges.allSatisfy { $0.realm == from.realm && $0.stale == stale }, "\(challenges)",
+                      file: file, line: line)
+        XCTAssertEqual(Set(challenges.map(\.nonce)).count, 1, "one nonce for all algorithms", file: file, line: line)
+        XCTAssertEqual(from.nonces.check(challenges[0].nonce, now: now), .valid, file: file, line: line)
     }
 
     func testNoCredentialsChallengesSHA256First() {
@@ -50,6 +66,21 @@ final class DigestAuthenticatorTests: XCTestCase {
         XCTAssertEqual(challenges.map(\.realm), [realm, realm])
         XCTAssertEqual(issuer.check(challenges[0].nonce, now: t0), .invalid, "the authenticator binds nonces to its realm")
         XCTAssertEqual(authenticator.nonces.check(challenges[0].nonce, now: t0), .valid)
+    }
+
+    /// Two phones challenged in the same millisecond get nonces of their own,
+    /// so the second one's first answer is not taken for a replay of the first's.
+    func testTwoPhonesChallengedInTheSameMillisecondBothAuthenticate() {
+        var uses = freshUses()
+        for user in ["alice", "bob"] {
+            guard case .challenge(let challenges, _) = authenticator.verify(
+                method: "REGISTER", credentials: nil, expectedUser: user, now: t0, nonceUses: &uses,
+                stored: { self.stored($0, $1) }) else { return XCTFail("no challenge") }
+            let answer = credentials(user: user, nonce: challenges[0].nonce)
+            XCTAssertEqual(authenticator.verify(method: "REGISTER", credentials: answer, expectedUser: user, now: t0,
+                                                nonceUses: &uses, stored: { self.stored($0, $1) }),
+                           .authenticated(username: user), user)
+        }
     }
 
     func testCorrectCredentialsAuthenticateWithEitherAlgorithm() {
@@ -101,7 +132,7 @@ final class DigestAuthenticatorTests: XCTestCase {
         var uses = freshUses()
         let verdict = shaOnly.verify(method: "REGISTER", credentials: creds, expectedUser: "alice", now: t0,
                                      nonceUses: &uses, stored: { self.stored($0, $1) })
-        XCTAssertEqual(verdict, .challenge(shaOnly.challenges(stale: false, now: t0), reason: .otherRealmOrAlgorithm))
+        expectChallenge(verdict, from: shaOnly, stale: false, reason: .otherRealmOrAlgorithm, now: t0)
         XCTAssertEqual(shaOnly.challenges(stale: false, now: t0).map(\.algorithm), [.sha256])
     }
 
@@ -109,7 +140,7 @@ final class DigestAuthenticatorTests: XCTestCase {
         let old = authenticator.nonces.make(now: t0)
         let later = t0.addingTimeInterval(301)
         let verdict = verify(credentials(nonce: old), at: later)
-        XCTAssertEqual(verdict, .challenge(authenticator.challenges(stale: true, now: later), reason: .staleNonce))
+        expectChallenge(verdict, from: authenticator, stale: true, reason: .staleNonce, now: later)
         guard case .challenge(let challenges, _) = verdict else { return XCTFail() }
         XCTAssertEqual(challenges.map(\.stale), [true, true])
         XCTAssertEqual(authenticator.nonces.check(challenges[0].nonce, now: later), .valid)
@@ -118,8 +149,8 @@ final class DigestAuthenticatorTests: XCTestCase {
     func testStaleNonceWithWrongResponseChallengesWithoutStale() {
         let old = authenticator.nonces.make(now: t0)
         let later = t0.addingTimeInterval(301)
-        XCTAssertEqual(verify(credentials(password: "guess", nonce: old), at: later),
-                       .challenge(authenticator.challenges(stale: false, now: later), reason: .wrongResponse))
+        expectChallenge(verify(credentials(password: "guess", nonce: old), at: later), from: authenticator,
+                        stale: false, reason: .wrongResponse, now: later)
     }
 
     func testTamperedNonceChallengesWithoutStale() {
@@ -156,9 +187,9 @@ final class DigestAuthenticatorTests: XCTestCase {
         XCTAssertEqual(authenticator.verify(method: "REGISTER", parameters: parameters, expectedUser: "alice", now: t0,
                                             nonceUses: &uses, stored: { self.stored($0, $1) }),
                        .authenticated(username: "alice"))
-        XCTAssertEqual(authenticator.verify(method: "REGISTER", parameters: nil, expectedUser: "alice", now: t0,
-                                            nonceUses: &uses, stored: { self.stored($0, $1) }),
-                       .challenge(authenticator.challenges(stale: false, now: t0), reason: .noCredentials))
+        expectPlainChallenge(authenticator.verify(method: "REGISTER", parameters: nil, expectedUser: "alice", now: t0,
+                                                  nonceUses: &uses, stored: { self.stored($0, $1) }),
+                             .noCredentials)
     }
 
     func testConstantTimeEquals() {

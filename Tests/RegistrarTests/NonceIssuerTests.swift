@@ -16,6 +16,14 @@ final class NonceIssuerTests: XCTestCase {
         let nonce = issuer.make(now: t0)
         XCTAssertTrue(nonce.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }, nonce)
         XCTAssertNotEqual(nonce, issuer.make(now: t0.addingTimeInterval(0.001)))
+        XCTAssertEqual(issuer.issueTime(of: nonce), t0)
+    }
+
+    /// Every challenge gets a nonce of its own, even in the same millisecond.
+    func testNoncesOfTheSameMillisecondDiffer() {
+        let nonces = Set((0..<1000).map { _ in issuer.make(now: t0) })
+        XCTAssertEqual(nonces.count, 1000)
+        XCTAssertTrue(nonces.allSatisfy { issuer.check($0, now: t0) == .valid })
     }
 
     func testOtherSecretOrRealmIsInvalid() {
