@@ -54,12 +54,7 @@ final class BadInputTests: IntegrationTestCase {
         let socket = try RawSIPSocket(tcpTo: server.port)
         let body = String(repeating: "x", count: 70_000)
         socket.send(socket.request(method: "OPTIONS", extra: "Content-Type: text/plain\r\n", body: body))
-        var closed = false
-        for _ in 0..<5 {
-            guard let chunk = socket.receive(timeout: 1) else { continue }
-            if chunk.isEmpty { closed = true; break }
-        }
-        XCTAssertTrue(closed)
+        XCTAssertTrue(socket.receiveUntilClosed(reads: 5).closed)
         try assertStillServing(server)
     }
 
@@ -74,12 +69,7 @@ final class BadInputTests: IntegrationTestCase {
         bad.send(bad.request())
         XCTAssertEqual(bad.receive()?.hasPrefix("SIP/2.0 200"), true)
         bad.send("\u{01}\u{02}GARBAGE GARBAGE\r\nnot: a sip message\r\n\r\n")
-        var closed = false
-        for _ in 0..<5 {
-            guard let chunk = bad.receive(timeout: 1) else { continue }
-            if chunk.isEmpty { closed = true; break }
-        }
-        XCTAssertTrue(closed, "the garbage connection is closed")
+        XCTAssertTrue(bad.receiveUntilClosed(reads: 5).closed, "the garbage connection is closed")
 
         good.send(good.request())
         XCTAssertEqual(good.receive()?.hasPrefix("SIP/2.0 200"), true, "the other connection still works")
@@ -108,13 +98,7 @@ final class BadInputTests: IntegrationTestCase {
             let second = socket.request(body: "x")
                 .replacingOccurrences(of: "Content-Length: 1\r\n", with: "Content-Length: \(length)\r\n")
             socket.send(socket.request() + second)
-            var received = ""
-            var closed = false
-            for _ in 0..<10 {
-                guard let chunk = socket.receive(timeout: 1) else { continue }
-                if chunk.isEmpty { closed = true; break }
-                received += chunk
-            }
+            let (received, closed) = socket.receiveUntilClosed(reads: 10)
             XCTAssertTrue(received.hasPrefix("SIP/2.0 200"), "the first message is answered (\(length)): \(received)")
             XCTAssertTrue(received.contains("SIP/2.0 413"), "the second is refused (\(length)): \(received)")
             XCTAssertTrue(closed, "the connection that announced \(length) bytes is closed")

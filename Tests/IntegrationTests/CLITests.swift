@@ -70,8 +70,7 @@ final class CLITests: IntegrationTestCase {
     }
 
     func testRegistrationsListFiltersByUserAndPrintsATable() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA()
         _ = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.1>"])
         _ = await ua.register(user: "bob", password: "bob-secret", contacts: ["<sip:bob@10.0.0.2>"])
         XCTAssertEqual(try server.registrations().count, 2)

@@ -120,10 +120,7 @@ final class CallFlowTests: IntegrationTestCase {
         XCTAssertEqual(ack, .ack, "the PBX's ACK follows the Record-Route to the phone")
 
         // BYE from the PBX reaches the phone through sipwake.
-        let byeStatus = await pbx.bye(outgoing)
-        XCTAssertEqual(byeStatus, 200)
-        let gotBye = await alice.waitForBye(incoming, timeout: .seconds(5))
-        XCTAssertTrue(gotBye)
+        await assertHangUp(pbx, outgoing, reaches: alice, incoming)
 
         let story = try await record(lab, "pair-answer-1")
         XCTAssertEqual(story["outcome"] as? String, "answered")
@@ -154,10 +151,7 @@ final class CallFlowTests: IntegrationTestCase {
         XCTAssertEqual(answer?.status, 200)
         _ = await alice.waitForEvent(incoming, timeout: .seconds(5))
         // BYE from the phone goes back to the PBX by the route set.
-        let status = await alice.bye(incoming)
-        XCTAssertEqual(status, 200)
-        let gotBye = await pbx.waitForBye(outgoing, timeout: .seconds(5))
-        XCTAssertTrue(gotBye)
+        await assertHangUp(alice, incoming, reaches: pbx, outgoing)
     }
 
     // MARK: Wake-up
@@ -598,10 +592,7 @@ final class CallFlowTests: IntegrationTestCase {
         let answer = await alice.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
         XCTAssertEqual(answer?.status, 200)
         // The PBX hangs up; the BYE reaches the phone through sipwake.
-        let bye = await pbx.bye(atPBX)
-        XCTAssertEqual(bye, 200)
-        let gotBye = await alice.waitForBye(outgoing, timeout: .seconds(5))
-        XCTAssertTrue(gotBye)
+        await assertHangUp(pbx, atPBX, reaches: alice, outgoing)
     }
 
     func testPhoneCallWithoutCredentialsIsChallenged() async throws {

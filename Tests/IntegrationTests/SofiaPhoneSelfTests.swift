@@ -56,10 +56,7 @@ final class SofiaPhoneSelfTests: IntegrationTestCase {
         let ack = await b.waitForEvent(incoming, timeout: .seconds(10))
         XCTAssertEqual(ack, .ack)
 
-        let byeStatus = await a.bye(call)
-        XCTAssertEqual(byeStatus, 200)
-        let hungUp = await b.waitForBye(incoming, timeout: .seconds(10))
-        XCTAssertTrue(hungUp)
+        await assertHangUp(a, call, reaches: b, incoming, timeout: .seconds(10))
         let afterBye = await b.waitForEvent(incoming, timeout: .seconds(10))
         XCTAssertEqual(afterBye, .bye)
     }
@@ -87,10 +84,7 @@ final class SofiaPhoneSelfTests: IntegrationTestCase {
         await b.respond(incoming, status: 200)
         let answer = await a.waitForResponse(call, atLeast: 200, timeout: .seconds(10))
         XCTAssertEqual(answer?.status, 200)
-        let byeStatus = await b.bye(incoming)
-        XCTAssertEqual(byeStatus, 200)
-        let hungUp = await a.waitForBye(call, timeout: .seconds(10))
-        XCTAssertTrue(hungUp)
+        await assertHangUp(b, incoming, reaches: a, call, timeout: .seconds(10))
     }
 
     func testCancelCarriesReason() async throws {

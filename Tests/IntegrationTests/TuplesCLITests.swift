@@ -1,18 +1,12 @@
 import Foundation
 import Model
 import SQLiteStorage
+import TestSupport
 import XCTest
 
 /// `sipwake tuples …` on a database the CLI created; tuples are put there with
 /// `TupleStore` directly (the HTTP reporter lands later). No server runs.
 final class TuplesCLITests: XCTestCase {
-    private let iPhoneSelector = "12869E0E6E553673C54F29105A0647204C416A2A:7C3A0D14"
-    private let pixelSelector = "9F1B7C44A0D2E35B6C8819FE0A7D2C11B3E4F5A6:1E2D3C4B"
-    private let voipToken = "5f0e4c6a9b1d2e3f40516273849a5b6c7d8e9fa0b1c2d3e4f5061728394a5b6c"
-    private let apnsToken = "c7b1e2d3f4a5069788a9bacbdcedfe0f1a2b3c4d5e6f708192a3b4c5d6e7f809"
-    private let fcmToken = "dQw4w9WgXcQ:APA91bHun4MxP5egoKMwt2KZFBaFUH-1RYqx4xvMEVvmeLqgFhhFlTuBgm7CRP_z31rv9QXf-l3f7k6-8mKqsB0ZYTJw_4ZqE2Y5wqL2fM8vKQvYxUe7sFfRDm0x0qJmTn3D5AKB2cNJ"
-    private let voipApp = "com.acrobits.softphone.voip"
-    private let app = "com.acrobits.softphone"
 
     /// A config and database with users alice and bob, made by the CLI.
     private func makeServer() throws -> SipwakeProcess {
@@ -75,8 +69,8 @@ final class TuplesCLITests: XCTestCase {
         XCTAssertEqual(rows[0]["token_other"] as? String, apnsToken)
         XCTAssertEqual(rows[0]["platform"] as? String, "ios")
         XCTAssertEqual(rows[1]["token_calls"] as? String, fcmToken)
-        XCTAssertNil(rows[2]["token_other"], "no other pair: no key")
-        XCTAssertNil(rows[2]["platform"])
+        XCTAssertTrue(rows[2]["token_other"] is NSNull, "no other pair: an explicit null")
+        XCTAssertTrue(rows[2]["platform"] is NSNull)
         XCTAssertNotNil(rows[0]["last_seen_at"] as? String)
     }
 
@@ -119,7 +113,7 @@ final class TuplesCLITests: XCTestCase {
         let row = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(row["token_calls"] as? String, voipToken)
         XCTAssertEqual(row["app_id_other"] as? String, app)
-        XCTAssertNil(row["last_push_at"])
+        XCTAssertTrue(row["last_push_at"] is NSNull, "never pushed: an explicit null")
 
         let missing = try server.cli(["tuples", "show", "999"])
         XCTAssertEqual(missing.status, 1)

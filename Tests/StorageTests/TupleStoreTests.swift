@@ -3,21 +3,13 @@ import GRDB
 import Model
 import Ports
 import SQLiteStorage
+import TestSupport
 import XCTest
 
 final class TupleStoreTests: XCTestCase {
     private let md5 = "0123456789abcdef0123456789abcdef"
     private let sha256 = String(repeating: "0123456789abcdef", count: 4)
 
-    // Realistic values: APNs VoIP tokens are 64 hex characters, FCM tokens
-    // ~160 characters of `<instance id>:APA91b<base64url>`.
-    private let iPhoneSelector = "12869E0E6E553673C54F29105A0647204C416A2A:7C3A0D14"
-    private let pixelSelector = "9F1B7C44A0D2E35B6C8819FE0A7D2C11B3E4F5A6:1E2D3C4B"
-    private let voipToken = "5f0e4c6a9b1d2e3f40516273849a5b6c7d8e9fa0b1c2d3e4f5061728394a5b6c"
-    private let apnsToken = "c7b1e2d3f4a5069788a9bacbdcedfe0f1a2b3c4d5e6f708192a3b4c5d6e7f809"
-    private let fcmToken = "dQw4w9WgXcQ:APA91bHun4MxP5egoKMwt2KZFBaFUH-1RYqx4xvMEVvmeLqgFhhFlTuBgm7CRP_z31rv9QXf-l3f7k6-8mKqsB0ZYTJw_4ZqE2Y5wqL2fM8vKQvYxUe7sFfRDm0x0qJmTn3D5AKB2cNJ"
-    private let voipApp = "com.acrobits.softphone.voip"
-    private let app = "com.acrobits.softphone"
     private let t0 = Date(timeIntervalSince1970: 1_790_000_000)
 
     private func makeStores() throws -> (TupleStore, UserStore, SipwakeDatabase) {
@@ -147,8 +139,8 @@ final class TupleStoreTests: XCTestCase {
                         return XCTFail("\(error)")
                     }
                     XCTAssertEqual(name, field)
-                    XCTAssertFalse("\(error)".contains(self.voipToken), "never echo a token")
-                    XCTAssertFalse("\(error)".contains(self.apnsToken), "never echo a token")
+                    XCTAssertFalse("\(error)".contains(voipToken), "never echo a token")
+                    XCTAssertFalse("\(error)".contains(apnsToken), "never echo a token")
                 }
             }
         }
@@ -205,7 +197,7 @@ final class TupleStoreTests: XCTestCase {
                 }
                 XCTAssertEqual(name, c.field)
                 XCTAssertTrue("\(error)".hasPrefix("invalid \(c.field): "), "\(error)")
-                XCTAssertFalse(reason.contains(self.voipToken), "never echo a token")
+                XCTAssertFalse(reason.contains(voipToken), "never echo a token")
             }
             XCTAssertThrowsError(try store.create(
                 username: "bob", selector: c.selector, appIDCalls: c.appID, tokenCalls: c.token,

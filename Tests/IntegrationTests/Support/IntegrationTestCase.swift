@@ -18,6 +18,12 @@ class IntegrationTestCase: XCTestCase {
         return server
     }
 
+    /// A started server (as `startServer`) and a UA that sends to it over UDP.
+    func startServerAndUA(config: String = "") async throws -> (SipwakeProcess, SofiaTestUA) {
+        let server = try await startServer(config: config)
+        return (server, try await makeUA(server))
+    }
+
     func makeUA(_ server: SipwakeProcess, transport: String = "udp") async throws -> SofiaTestUA {
         let ua = SofiaTestUA(proxy: server.proxy(transport))
         try ua.loop.start()
@@ -32,6 +38,17 @@ class IntegrationTestCase: XCTestCase {
         for server in servers where server.isRunning { await server.stop() }
         servers.removeAll()
         try await super.tearDown()
+    }
+
+    /// `phone` hangs up its side of a call: the BYE is answered 200, and
+    /// `peer` sees it on its side.
+    func assertHangUp(_ phone: SofiaPhone, _ call: some SofiaPhoneCall, reaches peer: SofiaPhone,
+                      _ peerCall: some SofiaPhoneCall, timeout: Duration = .seconds(5),
+                      file: StaticString = #filePath, line: UInt = #line) async {
+        let status = await phone.bye(call)
+        XCTAssertEqual(status, 200, "the BYE is answered", file: file, line: line)
+        let gotBye = await peer.waitForBye(peerCall, timeout: timeout)
+        XCTAssertTrue(gotBye, "the BYE reaches the other side", file: file, line: line)
     }
 
     func contactURIs(_ response: TestResponse) -> [String] {
