@@ -184,10 +184,19 @@ let package = Package(
             ],
             path: "Tools/SIPFlood"
         ),
+        // The command-line options both attack tools take.
+        .target(
+            name: "AttackCommandLine",
+            dependencies: [
+                "SIPAttackSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/AttackCommandLine"
+        ),
         .executableTarget(
             name: "sip-fuzz",
             dependencies: [
-                "SIPFuzz", "SIPAttackSupport",
+                "SIPFuzz", "SIPAttackSupport", "AttackCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/sip-fuzz"
@@ -195,7 +204,7 @@ let package = Package(
         .executableTarget(
             name: "sip-flood",
             dependencies: [
-                "SIPFlood", "SIPAttackSupport",
+                "SIPFlood", "SIPAttackSupport", "AttackCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/sip-flood"
