@@ -8,7 +8,6 @@ import XCTest
 /// test process (`LabPushGateway`) that records every push. The PBX calls from
 /// 127.0.0.2, a trusted peer; phones register from 127.0.0.1 with digest auth.
 final class CallFlowTests: IntegrationTestCase {
-    private var phones: [SofiaPhone] = []
     private var gateways: [LabPushGateway] = []
 
     struct Lab {
@@ -19,8 +18,6 @@ final class CallFlowTests: IntegrationTestCase {
     }
 
     override func tearDown() async throws {
-        for phone in phones { await phone.stop() }
-        phones.removeAll()
         for gateway in gateways { await gateway.stop() }
         gateways.removeAll()
         try await super.tearDown()
@@ -46,16 +43,9 @@ final class CallFlowTests: IntegrationTestCase {
         return Lab(server: server, gateway: gateway, tuples: TupleStore(database: database))
     }
 
-    private func phone(_ name: String, transport: String = "udp", host: String = "127.0.0.1") async throws -> SofiaPhone {
-        let phone = SofiaPhone(name: name, transport: transport, host: host)
-        try await phone.start()
-        phones.append(phone)
-        return phone
-    }
-
     /// The PBX, on a trusted address.
     private func pbx() async throws -> SofiaPhone {
-        try await phone("pbx", host: "127.0.0.2")
+        try await startPhone("pbx", host: "127.0.0.2")
     }
 
     /// Registers `phone` as alice (or `user`), its Contact carrying its push token as `pn-prid`.
@@ -99,7 +89,7 @@ final class CallFlowTests: IntegrationTestCase {
 
     func testRegisteredContactAnswers() async throws {
         let lab = try await startLab()
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         let status = await register(alice, lab)
         XCTAssertEqual(status, 200)
         let pbx = try await pbx()
@@ -130,7 +120,7 @@ final class CallFlowTests: IntegrationTestCase {
 
     func testPairingIdIsTheCallIdWhenThePBXSendsNone() async throws {
         let lab = try await startLab()
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         _ = await register(alice, lab)
         let pbx = try await pbx()
         _ = await call(pbx, lab)
@@ -141,7 +131,7 @@ final class CallFlowTests: IntegrationTestCase {
 
     func testPhoneHangsUpThroughSipwake() async throws {
         let lab = try await startLab()
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         _ = await register(alice, lab)
         let pbx = try await pbx()
         let outgoing = await call(pbx, lab, pushID: "pair-bye-phone")
@@ -173,7 +163,7 @@ final class CallFlowTests: IntegrationTestCase {
         XCTAssertNotNil(push["Timestamp"].flatMap { Int($0) })
 
         // The phone wakes and registers; the INVITE must reach it well within the 3 s an iOS app waits.
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         let woke = ContinuousClock.now
         let status = await register(alice, lab, token: "token-wake")
         XCTAssertEqual(status, 200)
@@ -218,7 +208,7 @@ final class CallFlowTests: IntegrationTestCase {
         XCTAssertTrue(lost?.hasPrefix("INVITE ") == true, lost ?? "nothing")
         XCTAssertTrue(lost?.contains("X-Push-ID: pair-rereg") == true, lost ?? "nothing")
         // The push wakes the app; it registers again, same device, new socket.
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         let refreshed = await register(alice, lab, instance: instance)
         XCTAssertEqual(refreshed, 200)
         let second = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(3)))
@@ -258,7 +248,7 @@ final class CallFlowTests: IntegrationTestCase {
 
     func testReRegisterOfARingingPhoneSendsNoNewInvite() async throws {
         let lab = try await startLab()
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         _ = await register(alice, lab)
         let pbx = try await pbx()
         let outgoing = await call(pbx, lab, pushID: "pair-ringing")
@@ -279,7 +269,7 @@ final class CallFlowTests: IntegrationTestCase {
         let pbx = try await pbx()
         _ = await call(pbx, lab, pushID: "pair-401")
         _ = try XCTUnwrapAsync(await lab.gateway.waitForPush("NotifyIncomingCall"))
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         let status = await register(alice, lab)
         XCTAssertEqual(status, 200)
         let sent = await alice.registerRequestsSent()
@@ -299,8 +289,8 @@ final class CallFlowTests: IntegrationTestCase {
         let lab = try await startLab()
         try addTuple(lab, selector: "sel-phone", token: "token-phone")
         try addTuple(lab, selector: "sel-tablet", token: "token-tablet")
-        let phoneA = try await phone("alice-phone")
-        let tablet = try await phone("alice-tablet", transport: "tcp")
+        let phoneA = try await startPhone("alice-phone")
+        let tablet = try await startPhone("alice-tablet", transport: "tcp")
         _ = await register(phoneA, lab, token: "token-phone", instance: "11111111-1111-1111-1111-111111111111")
         _ = await tablet.register(registrar: lab.server.proxy("tcp"), user: "alice", password: "alice-secret",
                                   instanceID: "22222222-2222-2222-2222-222222222222",
@@ -338,7 +328,7 @@ final class CallFlowTests: IntegrationTestCase {
     func testCallerCancelGives487AndMissedNotifications() async throws {
         let lab = try await startLab()
         try addTuple(lab, selector: "sel-cancel", token: "token-cancel")
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         _ = await register(alice, lab)
         let pbx = try await pbx()
         let outgoing = await call(pbx, lab, pushID: "pair-cancel")
@@ -374,7 +364,7 @@ final class CallFlowTests: IntegrationTestCase {
     func testCancelAnsweredElsewhereUpstreamSendsAnsweredElsewhere() async throws {
         let lab = try await startLab()
         try addTuple(lab, selector: "sel-up", token: "token-up")
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         _ = await register(alice, lab)
         let pbx = try await pbx()
         let outgoing = await call(pbx, lab, pushID: "pair-up")
@@ -397,7 +387,7 @@ final class CallFlowTests: IntegrationTestCase {
 
     func testDeclineEndsTheCallWith603() async throws {
         let lab = try await startLab()
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         _ = await register(alice, lab)
         let pbx = try await pbx()
         let outgoing = await call(pbx, lab, pushID: "pair-decline")
@@ -468,7 +458,7 @@ final class CallFlowTests: IntegrationTestCase {
         let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(10))
         XCTAssertEqual(final?.status, 480)
         // The app, woken by the push, registers after the call ended.
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         _ = await register(alice, lab, token: "token-late")
         let message = try XCTUnwrapAsync(await alice.waitForMessage(timeout: .seconds(3)))
         XCTAssertEqual(message.contentType, "application/x-acro-missed-call")
@@ -480,7 +470,7 @@ final class CallFlowTests: IntegrationTestCase {
     func testShutdownDuringCallsAnswersTheCallerAndExitsCleanly() async throws {
         let lab = try await startLab(wakeWindow: 30)
         try addTuple(lab, selector: "sel-shutdown", token: "token-shutdown")
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         _ = await register(alice, lab)
         let pbx = try await pbx()
         // One call answered and hung up, one still pending when SIGTERM comes.
@@ -579,7 +569,7 @@ final class CallFlowTests: IntegrationTestCase {
         let pbxURI = await pbx.contactURI
         let pbxHostPort = pbxURI.replacingOccurrences(of: "sip:pbx@", with: "")
         let lab = try await startLab(calls: "outbound_proxy = \"sip:\(pbxHostPort)\"")
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         _ = await register(alice, lab)
         let outgoing = await alice.invite("sip:5551234@pbx.example.com", via: lab.registrar,
                                           user: "alice", password: "alice-secret", from: "<sip:alice@localhost>")
@@ -597,7 +587,7 @@ final class CallFlowTests: IntegrationTestCase {
 
     func testPhoneCallWithoutCredentialsIsChallenged() async throws {
         let lab = try await startLab()
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         _ = await register(alice, lab)
         let outgoing = await alice.invite("sip:bob@localhost", via: lab.registrar, from: "<sip:alice@localhost>")
         let response = await alice.waitForResponse(outgoing, atLeast: 400, timeout: .seconds(5))
@@ -616,7 +606,7 @@ final class CallFlowTests: IntegrationTestCase {
 
     func testPairingIdIsANewUUIDWhenConfigured() async throws {
         let lab = try await startLab(calls: "pairing_id = \"uuid\"")
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         _ = await register(alice, lab)
         let pbx = try await pbx()
         _ = await call(pbx, lab)
@@ -629,7 +619,7 @@ final class CallFlowTests: IntegrationTestCase {
 
     func testAPreloadedRouteToSipwakeIsNotForwardedToThePhone() async throws {
         let lab = try await startLab()
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         _ = await register(alice, lab)
         let pbx = try await pbx()
         // A PBX with sipwake as its outbound proxy preloads a Route to it.

@@ -26,20 +26,23 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(Set(rows.compactMap { $0["transport"] as? String }), ["udp", "tcp"])
     }
 
-    func testWrongPasswordIsChallengedAgainAndStoresNothing() async throws {
+    /// alice's REGISTER with these credentials and Contacts is refused with
+    /// `status`, and nothing is stored.
+    private func assertRegisterRefused(_ status: Int, password: String, contacts: [String], authUser: String? = nil,
+                                       file: StaticString = #filePath, line: UInt = #line) async throws {
         let (server, ua) = try await startServerAndUA()
-        let response = await ua.register(user: "alice", password: "wrong", contacts: ["<sip:alice@10.0.0.1>"])
-        XCTAssertEqual(response.status, 401)
-        XCTAssertEqual(try server.registrations().count, 0)
+        let response = await ua.register(user: "alice", password: password, contacts: contacts, authUser: authUser)
+        XCTAssertEqual(response.status, status, file: file, line: line)
+        XCTAssertEqual(try server.registrations().count, 0, "nothing is stored", file: file, line: line)
+    }
+
+    func testWrongPasswordIsChallengedAgainAndStoresNothing() async throws {
+        try await assertRegisterRefused(401, password: "wrong", contacts: ["<sip:alice@10.0.0.1>"])
     }
 
     func testAnotherUsersCredentialsAreForbidden() async throws {
-        let (server, ua) = try await startServerAndUA()
         // bob's valid credentials on alice's AOR.
-        let response = await ua.register(user: "alice", password: "bob-secret", contacts: ["<sip:mallory@10.0.0.66>"],
-                                         authUser: "bob")
-        XCTAssertEqual(response.status, 403)
-        XCTAssertEqual(try server.registrations().count, 0)
+        try await assertRegisterRefused(403, password: "bob-secret", contacts: ["<sip:mallory@10.0.0.66>"], authUser: "bob")
     }
 
     func testUnknownUserIsChallengedLikeAWrongPassword() async throws {
@@ -289,10 +292,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
     }
 
     func testBadQValueGets400() async throws {
-        let (server, ua) = try await startServerAndUA()
-        let r = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.1>;q=1.5"])
-        XCTAssertEqual(r.status, 400)
-        XCTAssertEqual(try server.registrations().count, 0)
+        try await assertRegisterRefused(400, password: "alice-secret", contacts: ["<sip:alice@10.0.0.1>;q=1.5"])
     }
 
     func testOptionsIsAnswered() async throws {

@@ -91,9 +91,7 @@ final class TuplesCLITests: XCTestCase {
         XCTAssertEqual(nobody.status, 0)
         XCTAssertTrue(nobody.stdout.hasSuffix("0 tuples\n"), nobody.stdout)
 
-        let negative = try server.cli(["tuples", "list", "--limit=-1"])
-        XCTAssertEqual(negative.status, 1)
-        XCTAssertTrue(negative.stderr.contains("--limit"), negative.stderr)
+        try server.assertCLIFails(["tuples", "list", "--limit=-1"], saying: "--limit")
     }
 
     func testShowPrintsOneTupleInFullAndRefusesUnknownOrBadIDs() throws {
@@ -115,9 +113,7 @@ final class TuplesCLITests: XCTestCase {
         XCTAssertEqual(row["app_id_other"] as? String, app)
         XCTAssertTrue(row["last_push_at"] is NSNull, "never pushed: an explicit null")
 
-        let missing = try server.cli(["tuples", "show", "999"])
-        XCTAssertEqual(missing.status, 1)
-        XCTAssertTrue(missing.stderr.contains("no device tuple with id 999"), missing.stderr)
+        try server.assertCLIFails(["tuples", "show", "999"], saying: "no device tuple with id 999")
         for bad in ["abc", "0", "1.5"] {
             let r = try server.cli(["tuples", "show", bad])
             XCTAssertEqual(r.status, 1, bad)
@@ -131,19 +127,12 @@ final class TuplesCLITests: XCTestCase {
         let one = try server.cli(["tuples", "delete", String(tuples[2].id)])
         XCTAssertEqual(one.status, 0, one.stderr)
         XCTAssertTrue(one.stdout.contains("deleted tuple \(tuples[2].id)"), one.stdout)
-        let again = try server.cli(["tuples", "delete", String(tuples[2].id)])
-        XCTAssertEqual(again.status, 1)
-        XCTAssertTrue(again.stderr.contains("no device tuple with id \(tuples[2].id)"), again.stderr)
+        try server.assertCLIFails(["tuples", "delete", String(tuples[2].id)],
+                                  saying: "no device tuple with id \(tuples[2].id)")
 
-        let both = try server.cli(["tuples", "delete", String(tuples[0].id), "--user", "alice"])
-        XCTAssertEqual(both.status, 1)
-        XCTAssertTrue(both.stderr.contains("not both"), both.stderr)
-        let neither = try server.cli(["tuples", "delete"])
-        XCTAssertEqual(neither.status, 1)
-        XCTAssertTrue(neither.stderr.contains("give a tuple ID or --user USER"), neither.stderr)
-        let unknown = try server.cli(["tuples", "delete", "--user", "carol"])
-        XCTAssertEqual(unknown.status, 1)
-        XCTAssertTrue(unknown.stderr.contains("user 'carol' does not exist"), unknown.stderr)
+        try server.assertCLIFails(["tuples", "delete", String(tuples[0].id), "--user", "alice"], saying: "not both")
+        try server.assertCLIFails(["tuples", "delete"], saying: "give a tuple ID or --user USER")
+        try server.assertCLIFails(["tuples", "delete", "--user", "carol"], saying: "user 'carol' does not exist")
         XCTAssertEqual(try withStore(server) { try $0.count() }, 2, "the refused commands deleted nothing")
 
         let all = try server.cli(["tuples", "delete", "--user", "Alice"])
