@@ -62,6 +62,42 @@ final class CallFlowTests: IntegrationTestCase {
                               appIDOther: "com.example.app", tokenOther: token, platform: .ios).tuple
     }
 
+    /// A lab where alice registered (with a device tuple when `tuple` is
+    /// given, as `addTuple` makes it) and the PBX calls her: her phone has
+    /// the INVITE.
+    private func callToAlice(pushID: String? = nil, tuple: (selector: String, token: String)? = nil) async throws
+        -> (Lab, SofiaPhone, SofiaPhone, SofiaPhoneOutgoingCall, SofiaPhoneIncomingCall) {
+        let lab = try await startLab()
+        if let tuple { try addTuple(lab, selector: tuple.selector, token: tuple.token) }
+        let alice = try await startPhone("alice")
+        _ = await register(alice, lab)
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: pushID)
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        return (lab, alice, pbx, outgoing, incoming)
+    }
+
+    /// `phone` gets no INVITE besides `incoming`, which it then declines (486).
+    private func assertNoSecondInviteThenDecline(_ phone: SofiaPhone, _ incoming: SofiaPhoneIncomingCall, _ message: String,
+                                                 file: StaticString = #filePath, line: UInt = #line) async {
+        let again = await phone.waitForInvite(timeout: .milliseconds(800))
+        XCTAssertNil(again, message, file: file, line: line)
+        let invites = await phone.invitesReceived()
+        XCTAssertEqual(invites, 1, message, file: file, line: line)
+        await phone.respond(incoming, status: 486)
+    }
+
+    /// The PBX calls alice and nobody answers: the final status it gets, and
+    /// how long that took.
+    private func unansweredCall(_ lab: Lab, pushID: String,
+                                timeout: Duration) async throws -> (status: Int?, elapsed: Duration) {
+        let pbx = try await pbx()
+        let started = ContinuousClock.now
+        let outgoing = await call(pbx, lab, pushID: pushID)
+        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: timeout)
+        return (final?.status, ContinuousClock.now - started)
+    }
+
     private func call(_ pbx: SofiaPhone, _ lab: Lab, user: String = "alice", pushID: String? = nil,
                       media: String = "audio") async -> SofiaPhoneOutgoingCall {
         await pbx.invite("sip:\(user)@localhost", via: lab.server.proxy("udp"),
@@ -119,23 +155,13 @@ final class CallFlowTests: IntegrationTestCase {
     }
 
     func testPairingIdIsTheCallIdWhenThePBXSendsNone() async throws {
-        let lab = try await startLab()
-        let alice = try await startPhone("alice")
-        _ = await register(alice, lab)
-        let pbx = try await pbx()
-        _ = await call(pbx, lab)
-        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        let (_, alice, _, _, incoming) = try await callToAlice()
         XCTAssertEqual(incoming.header("X-Push-ID"), incoming.callID)
         await alice.respond(incoming, status: 486)
     }
 
     func testPhoneHangsUpThroughSipwake() async throws {
-        let lab = try await startLab()
-        let alice = try await startPhone("alice")
-        _ = await register(alice, lab)
-        let pbx = try await pbx()
-        let outgoing = await call(pbx, lab, pushID: "pair-bye-phone")
-        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        let (_, alice, pbx, outgoing, incoming) = try await callToAlice(pushID: "pair-bye-phone")
         await alice.respond(incoming, status: 200)
         let answer = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
         XCTAssertEqual(answer?.status, 200)
@@ -247,20 +273,11 @@ final class CallFlowTests: IntegrationTestCase {
     }
 
     func testReRegisterOfARingingPhoneSendsNoNewInvite() async throws {
-        let lab = try await startLab()
-        let alice = try await startPhone("alice")
-        _ = await register(alice, lab)
-        let pbx = try await pbx()
-        let outgoing = await call(pbx, lab, pushID: "pair-ringing")
-        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        let (lab, alice, pbx, outgoing, incoming) = try await callToAlice(pushID: "pair-ringing")
         await alice.respond(incoming, status: 180)
         _ = await pbx.waitForResponse(outgoing, atLeast: 180, timeout: .seconds(5))
         _ = await register(alice, lab)
-        let again = await alice.waitForInvite(timeout: .milliseconds(800))
-        XCTAssertNil(again)
-        let invites = await alice.invitesReceived()
-        XCTAssertEqual(invites, 1)
-        await alice.respond(incoming, status: 486)
+        await assertNoSecondInviteThenDecline(alice, incoming, "a REGISTER while ringing must not fork again")
     }
 
     func testRegisterThroughAChallengeForksExactlyOnce() async throws {
@@ -276,11 +293,7 @@ final class CallFlowTests: IntegrationTestCase {
         XCTAssertEqual(sent, 2, "the first REGISTER was challenged (401)")
         let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(3)))
         XCTAssertEqual(incoming.header("X-Push-ID"), "pair-401")
-        let extra = await alice.waitForInvite(timeout: .milliseconds(800))
-        XCTAssertNil(extra, "the challenged REGISTER must not fork")
-        let invites = await alice.invitesReceived()
-        XCTAssertEqual(invites, 1)
-        await alice.respond(incoming, status: 486)
+        await assertNoSecondInviteThenDecline(alice, incoming, "the challenged REGISTER must not fork")
     }
 
     // MARK: Two devices
@@ -326,13 +339,7 @@ final class CallFlowTests: IntegrationTestCase {
     // MARK: Endings
 
     func testCallerCancelGives487AndMissedNotifications() async throws {
-        let lab = try await startLab()
-        try addTuple(lab, selector: "sel-cancel", token: "token-cancel")
-        let alice = try await startPhone("alice")
-        _ = await register(alice, lab)
-        let pbx = try await pbx()
-        let outgoing = await call(pbx, lab, pushID: "pair-cancel")
-        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        let (lab, alice, pbx, outgoing, incoming) = try await callToAlice(pushID: "pair-cancel", tuple: ("sel-cancel", "token-cancel"))
         _ = await lab.gateway.waitForPush("NotifyIncomingCall")
         await alice.respond(incoming, status: 180)
         _ = await pbx.waitForResponse(outgoing, atLeast: 180, timeout: .seconds(5))
@@ -362,13 +369,7 @@ final class CallFlowTests: IntegrationTestCase {
     }
 
     func testCancelAnsweredElsewhereUpstreamSendsAnsweredElsewhere() async throws {
-        let lab = try await startLab()
-        try addTuple(lab, selector: "sel-up", token: "token-up")
-        let alice = try await startPhone("alice")
-        _ = await register(alice, lab)
-        let pbx = try await pbx()
-        let outgoing = await call(pbx, lab, pushID: "pair-up")
-        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        let (lab, alice, pbx, outgoing, incoming) = try await callToAlice(pushID: "pair-up", tuple: ("sel-up", "token-up"))
         _ = await lab.gateway.waitForPush("NotifyIncomingCall")
         await alice.respond(incoming, status: 180)
         _ = await pbx.waitForResponse(outgoing, atLeast: 180, timeout: .seconds(5))
@@ -386,12 +387,7 @@ final class CallFlowTests: IntegrationTestCase {
     }
 
     func testDeclineEndsTheCallWith603() async throws {
-        let lab = try await startLab()
-        let alice = try await startPhone("alice")
-        _ = await register(alice, lab)
-        let pbx = try await pbx()
-        let outgoing = await call(pbx, lab, pushID: "pair-decline")
-        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        let (lab, alice, pbx, outgoing, incoming) = try await callToAlice(pushID: "pair-decline")
         await alice.respond(incoming, status: 603)
         let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
         XCTAssertEqual(final?.status, 603)
@@ -402,12 +398,9 @@ final class CallFlowTests: IntegrationTestCase {
     func testWindowClosingGives480AndMissedPush() async throws {
         let lab = try await startLab(wakeWindow: 2)
         try addTuple(lab, selector: "sel-sleepy", token: "token-sleepy")
-        let pbx = try await pbx()
-        let started = ContinuousClock.now
-        let outgoing = await call(pbx, lab, pushID: "pair-timeout")
-        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(10))
-        XCTAssertEqual(final?.status, 480)
-        XCTAssertGreaterThanOrEqual(ContinuousClock.now - started, .seconds(2), "held for the wake window")
+        let (status, elapsed) = try await unansweredCall(lab, pushID: "pair-timeout", timeout: .seconds(10))
+        XCTAssertEqual(status, 480)
+        XCTAssertGreaterThanOrEqual(elapsed, .seconds(2), "held for the wake window")
         let missed = await lab.gateway.waitForPush("NotifyIncomingCallMissed")
         XCTAssertEqual(missed?["DeviceToken"], "token-sleepy")
         let story = try await record(lab, "pair-timeout")
@@ -418,12 +411,9 @@ final class CallFlowTests: IntegrationTestCase {
         let lab = try await startLab(wakeWindow: 20)
         let tuple = try addTuple(lab, selector: "sel-stale", token: "token-stale")
         lab.gateway.sink.setRule(.gone, forToken: "token-stale")
-        let pbx = try await pbx()
-        let started = ContinuousClock.now
-        let outgoing = await call(pbx, lab, pushID: "pair-stale")
-        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(15))
-        XCTAssertEqual(final?.status, 480)
-        XCTAssertLessThan(ContinuousClock.now - started, .seconds(10), "not held for the 20 s window")
+        let (status, elapsed) = try await unansweredCall(lab, pushID: "pair-stale", timeout: .seconds(15))
+        XCTAssertEqual(status, 480)
+        XCTAssertLessThan(elapsed, .seconds(10), "not held for the 20 s window")
         var gone = false
         for _ in 0..<50 where !gone {
             gone = try lab.tuples.get(id: tuple.id) == nil
@@ -440,10 +430,8 @@ final class CallFlowTests: IntegrationTestCase {
         let lab = try await startLab(wakeWindow: 3)
         try addTuple(lab, selector: "sel-500", token: "token-500")
         lab.gateway.sink.setRule(.fail(status: 500), forToken: "token-500")
-        let pbx = try await pbx()
-        let outgoing = await call(pbx, lab, pushID: "pair-500")
-        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(10))
-        XCTAssertEqual(final?.status, 480)
+        let (status, _) = try await unansweredCall(lab, pushID: "pair-500", timeout: .seconds(10))
+        XCTAssertEqual(status, 480)
         XCTAssertEqual(lab.gateway.pushes("NotifyIncomingCall").count, 2, "one retry")
         let story = try await record(lab, "pair-500")
         let attempts = (story["pushes"] as? [[String: Any]] ?? []).filter { $0["verb"] as? String == "NotifyIncomingCall" }
@@ -453,10 +441,8 @@ final class CallFlowTests: IntegrationTestCase {
     func testDeviceRegisteringJustAfterTheEndGetsTheMissedCallMessage() async throws {
         let lab = try await startLab(wakeWindow: 1)
         try addTuple(lab, selector: "sel-late", token: "token-late")
-        let pbx = try await pbx()
-        let outgoing = await call(pbx, lab, pushID: "pair-late")
-        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(10))
-        XCTAssertEqual(final?.status, 480)
+        let (status, _) = try await unansweredCall(lab, pushID: "pair-late", timeout: .seconds(10))
+        XCTAssertEqual(status, 480)
         // The app, woken by the push, registers after the call ended.
         let alice = try await startPhone("alice")
         _ = await register(alice, lab, token: "token-late")
@@ -689,12 +675,9 @@ final class CallFlowTests: IntegrationTestCase {
         XCTAssertEqual(hold.status, 0, hold.stderr)
         // The server sees user changes within half a second.
         try await Task.sleep(for: .seconds(1))
-        let pbx = try await pbx()
-        let started = ContinuousClock.now
-        let outgoing = await call(pbx, lab, pushID: "pair-nohold")
-        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(15))
-        XCTAssertEqual(final?.status, 480)
-        XCTAssertLessThan(ContinuousClock.now - started, .seconds(10))
+        let (status, elapsed) = try await unansweredCall(lab, pushID: "pair-nohold", timeout: .seconds(15))
+        XCTAssertEqual(status, 480)
+        XCTAssertLessThan(elapsed, .seconds(10))
         XCTAssertTrue(lab.gateway.pushes("NotifyIncomingCall").isEmpty)
     }
 }
