@@ -20,6 +20,18 @@ final class TupleStoreTests: XCTestCase {
         return (TupleStore(database: database), users, database)
     }
 
+    /// An Android report of the FCM token, in the calls pair (and in the
+    /// other pair too when `bothPairs`).
+    @discardableResult
+    private func reportPixel(
+        _ store: TupleStore, user: String = "alice", selector: String = pixelSelector, bothPairs: Bool = false,
+        platform: DevicePlatform? = .android, at: Date? = nil
+    ) throws -> (tuple: DeviceTuple, created: Bool) {
+        try store.report(
+            username: user, selector: selector, appIDCalls: app, tokenCalls: fcmToken,
+            appIDOther: bothPairs ? app : nil, tokenOther: bothPairs ? fcmToken : nil, platform: platform, now: at ?? t0)
+    }
+
     /// The iOS 13+ report: both pairs.
     @discardableResult
     private func reportIPhone(
@@ -66,9 +78,7 @@ final class TupleStoreTests: XCTestCase {
     func testSeveralDevicesOfOneUserAreAllKept() throws {
         let (store, _, _) = try makeStores()
         let iPhone = try reportIPhone(store).tuple
-        let pixel = try store.report(
-            username: "alice", selector: pixelSelector, appIDCalls: app, tokenCalls: fcmToken,
-            appIDOther: app, tokenOther: fcmToken, platform: .android, now: t0).tuple
+        let pixel = try reportPixel(store, bothPairs: true).tuple
         XCTAssertEqual(try store.list(username: "alice", limit: 10, offset: 0), [iPhone, pixel])
         XCTAssertEqual(try store.count(username: "alice"), 2)
         XCTAssertEqual(try store.count(username: "bob"), 0)
@@ -89,9 +99,7 @@ final class TupleStoreTests: XCTestCase {
     func testATokenMovesFromAnotherSelectorOfTheSameUserAndAcrossPairs() throws {
         let (store, _, _) = try makeStores()
         let old = try reportIPhone(store).tuple
-        let unrelated = try store.report(
-            username: "bob", selector: iPhoneSelector, appIDCalls: app, tokenCalls: fcmToken,
-            appIDOther: nil, tokenOther: nil, platform: .android, now: t0).tuple
+        let unrelated = try reportPixel(store, user: "bob", selector: iPhoneSelector).tuple
         // Same device, account re-added (new selector), reporting only the
         // "other" pair: alice's old selector held that token, so it goes.
         let newSelector = "12869E0E6E553673C54F29105A0647204C416A2A:00000002"
@@ -225,8 +233,7 @@ final class TupleStoreTests: XCTestCase {
     func testRemovingAUserRemovesItsTuples() throws {
         let (store, users, _) = try makeStores()
         try reportIPhone(store)
-        try store.report(username: "alice", selector: pixelSelector, appIDCalls: app, tokenCalls: fcmToken,
-                         appIDOther: nil, tokenOther: nil, platform: .android, now: t0)
+        try reportPixel(store)
         let bobs = try reportIPhone(store, user: "bob", voip: String(repeating: "ab", count: 32),
                                     other: String(repeating: "cd", count: 32)).tuple
         try users.remove(username: "alice")
@@ -236,15 +243,13 @@ final class TupleStoreTests: XCTestCase {
     func testPurgeDeletesOnlyTuplesNotSeenSince() throws {
         let (store, _, _) = try makeStores()
         let stale = try reportIPhone(store, at: t0).tuple
-        let fresh = try store.report(username: "bob", selector: pixelSelector, appIDCalls: app, tokenCalls: fcmToken,
-                                     appIDOther: nil, tokenOther: nil, platform: .android, now: t0.addingTimeInterval(100)).tuple
+        let fresh = try reportPixel(store, user: "bob", at: t0.addingTimeInterval(100)).tuple
         XCTAssertEqual(try store.purge(notSeenSince: t0), 0, "seen exactly then: kept")
         XCTAssertEqual(try store.purge(notSeenSince: t0.addingTimeInterval(50)), 1)
         XCTAssertNil(try store.get(id: stale.id))
         XCTAssertEqual(try store.list(username: nil, limit: 10, offset: 0), [fresh])
         // A new report refreshes last-seen, which saves the tuple from the next purge.
-        try store.report(username: "bob", selector: pixelSelector, appIDCalls: app, tokenCalls: fcmToken,
-                         appIDOther: nil, tokenOther: nil, platform: nil, now: t0.addingTimeInterval(1000))
+        try reportPixel(store, user: "bob", platform: nil, at: t0.addingTimeInterval(1000))
         XCTAssertEqual(try store.purge(notSeenSince: t0.addingTimeInterval(500)), 0)
     }
 
@@ -345,8 +350,7 @@ final class TupleStoreTests: XCTestCase {
         try UserStore(database: first).add(username: "alice", realm: "sipwake", ha1MD5: md5, ha1SHA256: sha256)
         let store = TupleStore(database: first)
         let iPhone = try reportIPhone(store).tuple
-        let pixel = try store.report(username: "alice", selector: pixelSelector, appIDCalls: app, tokenCalls: fcmToken,
-                                     appIDOther: app, tokenOther: fcmToken, platform: .android, now: t0).tuple
+        let pixel = try reportPixel(store, bothPairs: true).tuple
         try store.recordPushResult(id: pixel.id, at: t0.addingTimeInterval(1.5), status: 200, result: "ok")
         try first.close()
 
