@@ -184,10 +184,19 @@ let package = Package(
             ],
             path: "Tools/SIPFlood"
         ),
+        // The command-line options both attack tools take.
+        .target(
+            name: "AttackCommandLine",
+            dependencies: [
+                "SIPAttackSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/AttackCommandLine"
+        ),
         .executableTarget(
             name: "sip-fuzz",
             dependencies: [
-                "SIPFuzz", "SIPAttackSupport",
+                "SIPFuzz", "SIPAttackSupport", "AttackCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/sip-fuzz"
@@ -195,10 +204,19 @@ let package = Package(
         .executableTarget(
             name: "sip-flood",
             dependencies: [
-                "SIPFlood", "SIPAttackSupport",
+                "SIPFlood", "SIPAttackSupport", "AttackCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/sip-flood"
+        ),
+        // What several test targets share: log capture, sample push devices.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport"
         ),
         .testTarget(name: "RegistrarTests", dependencies: ["Registrar", "Model"]),
         .testTarget(name: "SIPCoreTests", dependencies: ["SIPCore", "Model", "CSofiaSIP"]),
@@ -206,10 +224,9 @@ let package = Package(
         .testTarget(
             name: "StorageTests",
             dependencies: [
-                "Model", "Ports", "SQLiteStorage", "Registrar",
+                "Model", "Ports", "SQLiteStorage", "Registrar", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
@@ -217,9 +234,8 @@ let package = Package(
         .testTarget(
             name: "PushTests",
             dependencies: [
-                "Push", "PushSink", "Model", "Ports",
+                "Push", "PushSink", "Model", "Ports", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -234,18 +250,17 @@ let package = Package(
         .testTarget(
             name: "APITests",
             dependencies: [
-                "API", "Model", "Ports", "SQLiteStorage", "Registrar",
+                "API", "Model", "Ports", "SQLiteStorage", "Registrar", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
                 "SIPCore", "Model", "Ports", "Registrar", "SQLiteStorage", "Config", "CSofiaSIP", "CSofiaShim", "CSofiaTestShim", "PushSink",
-                "SIPFuzz", "SIPAttackSupport",
+                "SIPFuzz", "SIPAttackSupport", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -72,13 +72,9 @@ final class AdminAPITests: XCTestCase {
                 XCTAssertEqual(response.headers[.location], "/admin/v1/tuples/\(created["id"] as? Int ?? -1)")
             }
             let id = try XCTUnwrap(created["id"] as? Int)
-            XCTAssertEqual(created["username"] as? String, "alice")
-            XCTAssertEqual(created["selector"] as? String, AdminTests.selector)
-            XCTAssertEqual(created["app_id_calls"] as? String, AdminTests.iosAppID)
-            XCTAssertEqual(created["token_calls"] as? String, AdminTests.apnsToken)
-            XCTAssertEqual(created["app_id_other"] as? String, AdminTests.iosOtherAppID)
-            XCTAssertEqual(created["token_other"] as? String, AdminTests.apnsTokenOther)
-            XCTAssertEqual(created["platform"] as? String, "ios")
+            TupleAssert.json(created, username: "alice", selector: AdminTests.selector,
+                             calls: (AdminTests.iosAppID, AdminTests.apnsToken),
+                             other: (AdminTests.iosOtherAppID, AdminTests.apnsTokenOther), platform: "ios")
             XCTAssertTrue(created["last_push_at"] is NSNull, "nulls are explicit")
             XCTAssertTrue(created["last_push_status"] is NSNull)
             XCTAssertTrue(created["last_push_result"] is NSNull)

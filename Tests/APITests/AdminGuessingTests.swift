@@ -2,6 +2,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// Wrong admin bearer tokens are counted per client address: past
@@ -13,7 +14,7 @@ import Testing
     }
 
     @Test func guessesEndIn429ForThatAddressOnly() async throws {
-        let log = APILogRecorder()
+        let log = LogRecorder()
         try await AdminTests.withApp(adminFailuresPerMinute: 3, logger: log.logger) { client, _ in
             var statuses: [HTTPResponse.Status] = []
             for guess in 1...4 {

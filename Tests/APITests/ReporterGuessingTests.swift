@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Registrar
+import TestSupport
 import XCTest
 
 /// The reporters' failed-login limit is per (client address, user): phones
@@ -11,7 +12,7 @@ import XCTest
 /// `testFailedLoginsAreRateLimitedPerAddressAndUser`.)
 extension ReporterTests {
     func testAnAddressBlockedForOneUserLetsOtherUsersIn() async throws {
-        let log = APILogRecorder()
+        let log = LogRecorder()
         try await withServer(failedLoginsPerMinute: 3, router: .production, logger: log.logger) { client, fixture in
             var alice: [HTTPResponse.Status] = []
             for _ in 0..<4 {
@@ -81,7 +82,7 @@ extension ReporterTests {
     }
 
     func testADigestUsernameThatIsNoSIPUserNameIsNotLoggedAsIs() async throws {
-        let log = APILogRecorder()
+        let log = LogRecorder()
         try await withServer(logger: log.logger) { client, _ in
             let uri = "/push/report?" + Self.form([("selector", Self.selector), ("pushToken", Self.fcmToken), ("pushappid", Self.appID)])
             let nonce = try Self.nonce(try await client.execute(uri: uri, method: .get), algorithm: .md5)

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Registrar
+import TestSupport
 import XCTest
 
 /// Replay protection of the reporter's HTTP Digest (`ReporterNonceUses`):
@@ -11,7 +12,7 @@ import XCTest
 /// refused before anything is written.
 extension ReporterTests {
     func testAReplayedDigestReportGetsStaleAndChangesNothing() async throws {
-        let log = APILogRecorder()
+        let log = LogRecorder()
         // A clock far from the real one: the replay tracker must run on the routes' clock.
         let clock = TestClock(start: Date(timeIntervalSince1970: 1_700_000_000))
         // One failed login allowed: the replays below must not count as failures.

@@ -119,13 +119,8 @@ final class ReporterTests: XCTestCase {
             XCTAssertEqual(body["status"] as? String, "ok")
             XCTAssertEqual(body["created"] as? Bool, true)
             let tuple = try Self.tuple(response)
-            XCTAssertEqual(tuple["username"] as? String, "alice")
-            XCTAssertEqual(tuple["selector"] as? String, Self.selector)
-            XCTAssertEqual(tuple["app_id_calls"] as? String, Self.voipAppID)
-            XCTAssertEqual(tuple["token_calls"] as? String, Self.apnsToken)
-            XCTAssertEqual(tuple["app_id_other"] as? String, Self.appID)
-            XCTAssertEqual(tuple["token_other"] as? String, Self.apnsToken2)
-            XCTAssertEqual(tuple["platform"] as? String, "ios")
+            TupleAssert.json(tuple, username: "alice", selector: Self.selector, calls: (Self.voipAppID, Self.apnsToken),
+                             other: (Self.appID, Self.apnsToken2), platform: "ios")
             let seen = try XCTUnwrap(tuple["last_seen_at"] as? String)
             XCTAssertNotNil(ISO8601DateFormatter().date(from: seen), seen)
             XCTAssertEqual(tuple["created_at"] as? String, seen, "the same tuple JSON as the admin API")
@@ -148,11 +143,8 @@ final class ReporterTests: XCTestCase {
             ])
             XCTAssertEqual(response.status, .ok, String(buffer: response.body))
             let stored = try XCTUnwrap(try fixture.tuples.list(username: "alice").first)
-            XCTAssertEqual(stored.tokenCalls, Self.fcmToken)
-            XCTAssertEqual(stored.appIDCalls, Self.appID)
-            XCTAssertEqual(stored.tokenOther, Self.fcmToken)
-            XCTAssertEqual(stored.appIDOther, Self.appID)
-            XCTAssertEqual(stored.platform, .android)
+            TupleAssert.stored(stored, calls: (Self.appID, Self.fcmToken), other: (Self.appID, Self.fcmToken),
+                               platform: .android)
         }
     }
 
@@ -165,11 +157,8 @@ final class ReporterTests: XCTestCase {
             ])
             XCTAssertEqual(response.status, .ok, String(buffer: response.body))
             let stored = try XCTUnwrap(try fixture.tuples.list(username: "alice").first)
-            XCTAssertEqual(stored.tokenCalls, Self.apnsToken)
-            XCTAssertEqual(stored.appIDCalls, Self.voipAppID)
-            XCTAssertEqual(stored.tokenOther, Self.apnsToken2)
-            XCTAssertEqual(stored.appIDOther, Self.appID)
-            XCTAssertNil(stored.platform)
+            TupleAssert.stored(stored, calls: (Self.voipAppID, Self.apnsToken), other: (Self.appID, Self.apnsToken2),
+                               platform: nil)
         }
     }
 

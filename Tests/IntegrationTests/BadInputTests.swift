@@ -6,9 +6,14 @@ import XCTest
 final class BadInputTests: IntegrationTestCase {
     private func assertStillServing(_ server: SipwakeProcess, file: StaticString = #filePath, line: UInt = #line) throws {
         XCTAssertTrue(server.isRunning, "server died", file: file, line: line)
-        let probe = try RawSIPSocket(udpTo: server.port)
-        probe.send(probe.request())
-        XCTAssertEqual(probe.receive()?.hasPrefix("SIP/2.0 200"), true, "server stopped answering", file: file, line: line)
+        assertAnswersOptions(try RawSIPSocket(udpTo: server.port), "server stopped answering", file: file, line: line)
+    }
+
+    /// An OPTIONS sent on `socket` is answered 200.
+    private func assertAnswersOptions(_ socket: RawSIPSocket, _ message: String = "",
+                                      file: StaticString = #filePath, line: UInt = #line) {
+        socket.send(socket.request())
+        XCTAssertEqual(socket.receive()?.hasPrefix("SIP/2.0 200"), true, message, file: file, line: line)
     }
 
     func testMalformedRequestGets400() async throws {
@@ -54,43 +59,29 @@ final class BadInputTests: IntegrationTestCase {
         let socket = try RawSIPSocket(tcpTo: server.port)
         let body = String(repeating: "x", count: 70_000)
         socket.send(socket.request(method: "OPTIONS", extra: "Content-Type: text/plain\r\n", body: body))
-        var closed = false
-        for _ in 0..<5 {
-            guard let chunk = socket.receive(timeout: 1) else { continue }
-            if chunk.isEmpty { closed = true; break }
-        }
-        XCTAssertTrue(closed)
+        XCTAssertTrue(socket.receiveUntilClosed(reads: 5).closed)
         try assertStillServing(server)
     }
 
     func testGarbageOnATCPConnectionClosesOnlyThatConnection() async throws {
         let server = try await startServer()
         let good = try RawSIPSocket(tcpTo: server.port)
-        good.send(good.request())
-        XCTAssertEqual(good.receive()?.hasPrefix("SIP/2.0 200"), true)
+        assertAnswersOptions(good)
 
         // A connection that worked, then loses framing.
         let bad = try RawSIPSocket(tcpTo: server.port)
-        bad.send(bad.request())
-        XCTAssertEqual(bad.receive()?.hasPrefix("SIP/2.0 200"), true)
+        assertAnswersOptions(bad)
         bad.send("\u{01}\u{02}GARBAGE GARBAGE\r\nnot: a sip message\r\n\r\n")
-        var closed = false
-        for _ in 0..<5 {
-            guard let chunk = bad.receive(timeout: 1) else { continue }
-            if chunk.isEmpty { closed = true; break }
-        }
-        XCTAssertTrue(closed, "the garbage connection is closed")
+        XCTAssertTrue(bad.receiveUntilClosed(reads: 5).closed, "the garbage connection is closed")
 
-        good.send(good.request())
-        XCTAssertEqual(good.receive()?.hasPrefix("SIP/2.0 200"), true, "the other connection still works")
+        assertAnswersOptions(good, "the other connection still works")
         try assertStillServing(server)
     }
 
     func testCRLFKeepAliveOnTCPGetsAPong() async throws {
         let server = try await startServer()
         let socket = try RawSIPSocket(tcpTo: server.port)
-        socket.send(socket.request())
-        XCTAssertEqual(socket.receive()?.hasPrefix("SIP/2.0 200"), true)
+        assertAnswersOptions(socket)
         socket.send("\r\n\r\n")
         XCTAssertEqual(socket.receive(), "\r\n", "RFC 5626 §4.4.1 pong")
     }
@@ -108,13 +99,7 @@ final class BadInputTests: IntegrationTestCase {
             let second = socket.request(body: "x")
                 .replacingOccurrences(of: "Content-Length: 1\r\n", with: "Content-Length: \(length)\r\n")
             socket.send(socket.request() + second)
-            var received = ""
-            var closed = false
-            for _ in 0..<10 {
-                guard let chunk = socket.receive(timeout: 1) else { continue }
-                if chunk.isEmpty { closed = true; break }
-                received += chunk
-            }
+            let (received, closed) = socket.receiveUntilClosed(reads: 10)
             XCTAssertTrue(received.hasPrefix("SIP/2.0 200"), "the first message is answered (\(length)): \(received)")
             XCTAssertTrue(received.contains("SIP/2.0 413"), "the second is refused (\(length)): \(received)")
             XCTAssertTrue(closed, "the connection that announced \(length) bytes is closed")

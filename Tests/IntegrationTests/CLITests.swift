@@ -6,9 +6,7 @@ final class CLITests: IntegrationTestCase {
     func testUsersAddListRemove() async throws {
         let server = try await startServer(users: false)
         XCTAssertEqual(try server.cli(["users", "add", "Alice", "--password", "pw"]).status, 0)
-        let duplicate = try server.cli(["users", "add", "alice", "--password", "pw2"])
-        XCTAssertEqual(duplicate.status, 1)
-        XCTAssertTrue(duplicate.stderr.contains("alice"), duplicate.stderr)
+        try server.assertCLIFails(["users", "add", "alice", "--password", "pw2"], saying: "alice")
         let table = try server.cli(["users", "list"])
         XCTAssertTrue(table.stdout.contains("alice"), table.stdout)
         XCTAssertTrue(table.stdout.contains("1 user"), table.stdout)
@@ -48,9 +46,7 @@ final class CLITests: IntegrationTestCase {
         XCTAssertEqual(try server.cli(["users", "hold", "alice", "on"]).status, 0)
         XCTAssertEqual(try hold("alice"), true)
 
-        let unknown = try server.cli(["users", "hold", "carol", "off"])
-        XCTAssertEqual(unknown.status, 1)
-        XCTAssertTrue(unknown.stderr.contains("carol"), unknown.stderr)
+        let unknown = try server.assertCLIFails(["users", "hold", "carol", "off"], saying: "carol")
         XCTAssertEqual(unknown.stderr.split(separator: "\n").count, 1, "one line: \(unknown.stderr)")
         let bad = try server.cli(["users", "hold", "alice", "maybe"])
         XCTAssertEqual(bad.status, 64)
@@ -70,8 +66,7 @@ final class CLITests: IntegrationTestCase {
     }
 
     func testRegistrationsListFiltersByUserAndPrintsATable() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA()
         _ = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.1>"])
         _ = await ua.register(user: "bob", password: "bob-secret", contacts: ["<sip:bob@10.0.0.2>"])
         XCTAssertEqual(try server.registrations().count, 2)
@@ -108,17 +103,14 @@ final class CLITests: IntegrationTestCase {
         let server = try SipwakeProcess()
         let ok = try server.cli(["config", "check"], environment: ["SIPWAKE_REGISTRAR_MIN_EXPIRES": "120"])
         XCTAssertEqual(ok.status, 0, ok.stderr)
-        let bad = try server.cli(["config", "check"], environment: ["SIPWAKE_REGISTRAR_MIN_EXPIRE": "120"])
-        XCTAssertEqual(bad.status, 1)
-        XCTAssertTrue(bad.stderr.contains("SIPWAKE_REGISTRAR_MIN_EXPIRE"), bad.stderr)
+        try server.assertCLIFails(["config", "check"], saying: "SIPWAKE_REGISTRAR_MIN_EXPIRE",
+                                  environment: ["SIPWAKE_REGISTRAR_MIN_EXPIRE": "120"])
     }
 
     func testServeOnAPortInUseFailsWithTheAddress() async throws {
         let first = try await startServer()
         let second = try SipwakeProcess(config: "[sip]\nlisten = [\"udp:127.0.0.1:\(first.port)\"]")
-        let r = try second.cli(["serve"])
-        XCTAssertEqual(r.status, 1)
-        XCTAssertTrue(r.stderr.contains("127.0.0.1:\(first.port)"), r.stderr)
+        let r = try second.assertCLIFails(["serve"], saying: "127.0.0.1:\(first.port)")
         XCTAssertTrue(r.stderr.contains("Address already in use"), r.stderr)
     }
 
@@ -126,9 +118,7 @@ final class CLITests: IntegrationTestCase {
         let httpPort = try TestPorts.free()
         let holder = try RawSIPSocket(tcpListenerOn: httpPort)
         let server = try SipwakeProcess(config: "[http]\nlisten = \"127.0.0.1:\(httpPort)\"")
-        let r = try server.cli(["serve"])
-        XCTAssertEqual(r.status, 1)
-        XCTAssertTrue(r.stderr.contains("cannot listen on http 127.0.0.1:\(httpPort)"), r.stderr)
+        let r = try server.assertCLIFails(["serve"], saying: "cannot listen on http 127.0.0.1:\(httpPort)")
         XCTAssertTrue(r.stderr.contains("Address already in use"), r.stderr)
         withExtendedLifetime(holder) {}
     }

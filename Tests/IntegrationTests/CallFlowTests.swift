@@ -8,7 +8,6 @@ import XCTest
 /// test process (`LabPushGateway`) that records every push. The PBX calls from
 /// 127.0.0.2, a trusted peer; phones register from 127.0.0.1 with digest auth.
 final class CallFlowTests: IntegrationTestCase {
-    private var phones: [SofiaPhone] = []
     private var gateways: [LabPushGateway] = []
 
     struct Lab {
@@ -19,8 +18,6 @@ final class CallFlowTests: IntegrationTestCase {
     }
 
     override func tearDown() async throws {
-        for phone in phones { await phone.stop() }
-        phones.removeAll()
         for gateway in gateways { await gateway.stop() }
         gateways.removeAll()
         try await super.tearDown()
@@ -46,16 +43,9 @@ final class CallFlowTests: IntegrationTestCase {
         return Lab(server: server, gateway: gateway, tuples: TupleStore(database: database))
     }
 
-    private func phone(_ name: String, transport: String = "udp", host: String = "127.0.0.1") async throws -> SofiaPhone {
-        let phone = SofiaPhone(name: name, transport: transport, host: host)
-        try await phone.start()
-        phones.append(phone)
-        return phone
-    }
-
     /// The PBX, on a trusted address.
     private func pbx() async throws -> SofiaPhone {
-        try await phone("pbx", host: "127.0.0.2")
+        try await startPhone("pbx", host: "127.0.0.2")
     }
 
     /// Registers `phone` as alice (or `user`), its Contact carrying its push token as `pn-prid`.
@@ -70,6 +60,42 @@ final class CallFlowTests: IntegrationTestCase {
     private func addTuple(_ lab: Lab, user: String = "alice", selector: String, token: String) throws -> DeviceTuple {
         try lab.tuples.report(username: user, selector: selector, appIDCalls: "com.example.voip", tokenCalls: token,
                               appIDOther: "com.example.app", tokenOther: token, platform: .ios).tuple
+    }
+
+    /// A lab where alice registered (with a device tuple when `tuple` is
+    /// given, as `addTuple` makes it) and the PBX calls her: her phone has
+    /// the INVITE.
+    private func callToAlice(pushID: String? = nil, tuple: (selector: String, token: String)? = nil) async throws
+        -> (Lab, SofiaPhone, SofiaPhone, SofiaPhoneOutgoingCall, SofiaPhoneIncomingCall) {
+        let lab = try await startLab()
+        if let tuple { try addTuple(lab, selector: tuple.selector, token: tuple.token) }
+        let alice = try await startPhone("alice")
+        _ = await register(alice, lab)
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: pushID)
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        return (lab, alice, pbx, outgoing, incoming)
+    }
+
+    /// `phone` gets no INVITE besides `incoming`, which it then declines (486).
+    private func assertNoSecondInviteThenDecline(_ phone: SofiaPhone, _ incoming: SofiaPhoneIncomingCall, _ message: String,
+                                                 file: StaticString = #filePath, line: UInt = #line) async {
+        let again = await phone.waitForInvite(timeout: .milliseconds(800))
+        XCTAssertNil(again, message, file: file, line: line)
+        let invites = await phone.invitesReceived()
+        XCTAssertEqual(invites, 1, message, file: file, line: line)
+        await phone.respond(incoming, status: 486)
+    }
+
+    /// The PBX calls alice and nobody answers: the final status it gets, and
+    /// how long that took.
+    private func unansweredCall(_ lab: Lab, pushID: String,
+                                timeout: Duration) async throws -> (status: Int?, elapsed: Duration) {
+        let pbx = try await pbx()
+        let started = ContinuousClock.now
+        let outgoing = await call(pbx, lab, pushID: pushID)
+        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: timeout)
+        return (final?.status, ContinuousClock.now - started)
     }
 
     private func call(_ pbx: SofiaPhone, _ lab: Lab, user: String = "alice", pushID: String? = nil,
@@ -99,7 +125,7 @@ final class CallFlowTests: IntegrationTestCase {
 
     func testRegisteredContactAnswers() async throws {
         let lab = try await startLab()
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         let status = await register(alice, lab)
         XCTAssertEqual(status, 200)
         let pbx = try await pbx()
@@ -120,10 +146,7 @@ final class CallFlowTests: IntegrationTestCase {
         XCTAssertEqual(ack, .ack, "the PBX's ACK follows the Record-Route to the phone")
 
         // BYE from the PBX reaches the phone through sipwake.
-        let byeStatus = await pbx.bye(outgoing)
-        XCTAssertEqual(byeStatus, 200)
-        let gotBye = await alice.waitForBye(incoming, timeout: .seconds(5))
-        XCTAssertTrue(gotBye)
+        await assertHangUp(pbx, outgoing, reaches: alice, incoming)
 
         let story = try await record(lab, "pair-answer-1")
         XCTAssertEqual(story["outcome"] as? String, "answered")
@@ -132,32 +155,19 @@ final class CallFlowTests: IntegrationTestCase {
     }
 
     func testPairingIdIsTheCallIdWhenThePBXSendsNone() async throws {
-        let lab = try await startLab()
-        let alice = try await phone("alice")
-        _ = await register(alice, lab)
-        let pbx = try await pbx()
-        _ = await call(pbx, lab)
-        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        let (_, alice, _, _, incoming) = try await callToAlice()
         XCTAssertEqual(incoming.header("X-Push-ID"), incoming.callID)
         await alice.respond(incoming, status: 486)
     }
 
     func testPhoneHangsUpThroughSipwake() async throws {
-        let lab = try await startLab()
-        let alice = try await phone("alice")
-        _ = await register(alice, lab)
-        let pbx = try await pbx()
-        let outgoing = await call(pbx, lab, pushID: "pair-bye-phone")
-        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        let (_, alice, pbx, outgoing, incoming) = try await callToAlice(pushID: "pair-bye-phone")
         await alice.respond(incoming, status: 200)
         let answer = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
         XCTAssertEqual(answer?.status, 200)
         _ = await alice.waitForEvent(incoming, timeout: .seconds(5))
         // BYE from the phone goes back to the PBX by the route set.
-        let status = await alice.bye(incoming)
-        XCTAssertEqual(status, 200)
-        let gotBye = await pbx.waitForBye(outgoing, timeout: .seconds(5))
-        XCTAssertTrue(gotBye)
+        await assertHangUp(alice, incoming, reaches: pbx, outgoing)
     }
 
     // MARK: Wake-up
@@ -179,7 +189,7 @@ final class CallFlowTests: IntegrationTestCase {
         XCTAssertNotNil(push["Timestamp"].flatMap { Int($0) })
 
         // The phone wakes and registers; the INVITE must reach it well within the 3 s an iOS app waits.
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         let woke = ContinuousClock.now
         let status = await register(alice, lab, token: "token-wake")
         XCTAssertEqual(status, 200)
@@ -224,7 +234,7 @@ final class CallFlowTests: IntegrationTestCase {
         XCTAssertTrue(lost?.hasPrefix("INVITE ") == true, lost ?? "nothing")
         XCTAssertTrue(lost?.contains("X-Push-ID: pair-rereg") == true, lost ?? "nothing")
         // The push wakes the app; it registers again, same device, new socket.
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         let refreshed = await register(alice, lab, instance: instance)
         XCTAssertEqual(refreshed, 200)
         let second = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(3)))
@@ -263,20 +273,11 @@ final class CallFlowTests: IntegrationTestCase {
     }
 
     func testReRegisterOfARingingPhoneSendsNoNewInvite() async throws {
-        let lab = try await startLab()
-        let alice = try await phone("alice")
-        _ = await register(alice, lab)
-        let pbx = try await pbx()
-        let outgoing = await call(pbx, lab, pushID: "pair-ringing")
-        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        let (lab, alice, pbx, outgoing, incoming) = try await callToAlice(pushID: "pair-ringing")
         await alice.respond(incoming, status: 180)
         _ = await pbx.waitForResponse(outgoing, atLeast: 180, timeout: .seconds(5))
         _ = await register(alice, lab)
-        let again = await alice.waitForInvite(timeout: .milliseconds(800))
-        XCTAssertNil(again)
-        let invites = await alice.invitesReceived()
-        XCTAssertEqual(invites, 1)
-        await alice.respond(incoming, status: 486)
+        await assertNoSecondInviteThenDecline(alice, incoming, "a REGISTER while ringing must not fork again")
     }
 
     func testRegisterThroughAChallengeForksExactlyOnce() async throws {
@@ -285,18 +286,14 @@ final class CallFlowTests: IntegrationTestCase {
         let pbx = try await pbx()
         _ = await call(pbx, lab, pushID: "pair-401")
         _ = try XCTUnwrapAsync(await lab.gateway.waitForPush("NotifyIncomingCall"))
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         let status = await register(alice, lab)
         XCTAssertEqual(status, 200)
         let sent = await alice.registerRequestsSent()
         XCTAssertEqual(sent, 2, "the first REGISTER was challenged (401)")
         let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(3)))
         XCTAssertEqual(incoming.header("X-Push-ID"), "pair-401")
-        let extra = await alice.waitForInvite(timeout: .milliseconds(800))
-        XCTAssertNil(extra, "the challenged REGISTER must not fork")
-        let invites = await alice.invitesReceived()
-        XCTAssertEqual(invites, 1)
-        await alice.respond(incoming, status: 486)
+        await assertNoSecondInviteThenDecline(alice, incoming, "the challenged REGISTER must not fork")
     }
 
     // MARK: Two devices
@@ -305,8 +302,8 @@ final class CallFlowTests: IntegrationTestCase {
         let lab = try await startLab()
         try addTuple(lab, selector: "sel-phone", token: "token-phone")
         try addTuple(lab, selector: "sel-tablet", token: "token-tablet")
-        let phoneA = try await phone("alice-phone")
-        let tablet = try await phone("alice-tablet", transport: "tcp")
+        let phoneA = try await startPhone("alice-phone")
+        let tablet = try await startPhone("alice-tablet", transport: "tcp")
         _ = await register(phoneA, lab, token: "token-phone", instance: "11111111-1111-1111-1111-111111111111")
         _ = await tablet.register(registrar: lab.server.proxy("tcp"), user: "alice", password: "alice-secret",
                                   instanceID: "22222222-2222-2222-2222-222222222222",
@@ -342,13 +339,7 @@ final class CallFlowTests: IntegrationTestCase {
     // MARK: Endings
 
     func testCallerCancelGives487AndMissedNotifications() async throws {
-        let lab = try await startLab()
-        try addTuple(lab, selector: "sel-cancel", token: "token-cancel")
-        let alice = try await phone("alice")
-        _ = await register(alice, lab)
-        let pbx = try await pbx()
-        let outgoing = await call(pbx, lab, pushID: "pair-cancel")
-        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        let (lab, alice, pbx, outgoing, incoming) = try await callToAlice(pushID: "pair-cancel", tuple: ("sel-cancel", "token-cancel"))
         _ = await lab.gateway.waitForPush("NotifyIncomingCall")
         await alice.respond(incoming, status: 180)
         _ = await pbx.waitForResponse(outgoing, atLeast: 180, timeout: .seconds(5))
@@ -378,13 +369,7 @@ final class CallFlowTests: IntegrationTestCase {
     }
 
     func testCancelAnsweredElsewhereUpstreamSendsAnsweredElsewhere() async throws {
-        let lab = try await startLab()
-        try addTuple(lab, selector: "sel-up", token: "token-up")
-        let alice = try await phone("alice")
-        _ = await register(alice, lab)
-        let pbx = try await pbx()
-        let outgoing = await call(pbx, lab, pushID: "pair-up")
-        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        let (lab, alice, pbx, outgoing, incoming) = try await callToAlice(pushID: "pair-up", tuple: ("sel-up", "token-up"))
         _ = await lab.gateway.waitForPush("NotifyIncomingCall")
         await alice.respond(incoming, status: 180)
         _ = await pbx.waitForResponse(outgoing, atLeast: 180, timeout: .seconds(5))
@@ -402,12 +387,7 @@ final class CallFlowTests: IntegrationTestCase {
     }
 
     func testDeclineEndsTheCallWith603() async throws {
-        let lab = try await startLab()
-        let alice = try await phone("alice")
-        _ = await register(alice, lab)
-        let pbx = try await pbx()
-        let outgoing = await call(pbx, lab, pushID: "pair-decline")
-        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        let (lab, alice, pbx, outgoing, incoming) = try await callToAlice(pushID: "pair-decline")
         await alice.respond(incoming, status: 603)
         let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
         XCTAssertEqual(final?.status, 603)
@@ -418,12 +398,9 @@ final class CallFlowTests: IntegrationTestCase {
     func testWindowClosingGives480AndMissedPush() async throws {
         let lab = try await startLab(wakeWindow: 2)
         try addTuple(lab, selector: "sel-sleepy", token: "token-sleepy")
-        let pbx = try await pbx()
-        let started = ContinuousClock.now
-        let outgoing = await call(pbx, lab, pushID: "pair-timeout")
-        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(10))
-        XCTAssertEqual(final?.status, 480)
-        XCTAssertGreaterThanOrEqual(ContinuousClock.now - started, .seconds(2), "held for the wake window")
+        let (status, elapsed) = try await unansweredCall(lab, pushID: "pair-timeout", timeout: .seconds(10))
+        XCTAssertEqual(status, 480)
+        XCTAssertGreaterThanOrEqual(elapsed, .seconds(2), "held for the wake window")
         let missed = await lab.gateway.waitForPush("NotifyIncomingCallMissed")
         XCTAssertEqual(missed?["DeviceToken"], "token-sleepy")
         let story = try await record(lab, "pair-timeout")
@@ -434,12 +411,9 @@ final class CallFlowTests: IntegrationTestCase {
         let lab = try await startLab(wakeWindow: 20)
         let tuple = try addTuple(lab, selector: "sel-stale", token: "token-stale")
         lab.gateway.sink.setRule(.gone, forToken: "token-stale")
-        let pbx = try await pbx()
-        let started = ContinuousClock.now
-        let outgoing = await call(pbx, lab, pushID: "pair-stale")
-        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(15))
-        XCTAssertEqual(final?.status, 480)
-        XCTAssertLessThan(ContinuousClock.now - started, .seconds(10), "not held for the 20 s window")
+        let (status, elapsed) = try await unansweredCall(lab, pushID: "pair-stale", timeout: .seconds(15))
+        XCTAssertEqual(status, 480)
+        XCTAssertLessThan(elapsed, .seconds(10), "not held for the 20 s window")
         var gone = false
         for _ in 0..<50 where !gone {
             gone = try lab.tuples.get(id: tuple.id) == nil
@@ -456,10 +430,8 @@ final class CallFlowTests: IntegrationTestCase {
         let lab = try await startLab(wakeWindow: 3)
         try addTuple(lab, selector: "sel-500", token: "token-500")
         lab.gateway.sink.setRule(.fail(status: 500), forToken: "token-500")
-        let pbx = try await pbx()
-        let outgoing = await call(pbx, lab, pushID: "pair-500")
-        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(10))
-        XCTAssertEqual(final?.status, 480)
+        let (status, _) = try await unansweredCall(lab, pushID: "pair-500", timeout: .seconds(10))
+        XCTAssertEqual(status, 480)
         XCTAssertEqual(lab.gateway.pushes("NotifyIncomingCall").count, 2, "one retry")
         let story = try await record(lab, "pair-500")
         let attempts = (story["pushes"] as? [[String: Any]] ?? []).filter { $0["verb"] as? String == "NotifyIncomingCall" }
@@ -469,12 +441,10 @@ final class CallFlowTests: IntegrationTestCase {
     func testDeviceRegisteringJustAfterTheEndGetsTheMissedCallMessage() async throws {
         let lab = try await startLab(wakeWindow: 1)
         try addTuple(lab, selector: "sel-late", token: "token-late")
-        let pbx = try await pbx()
-        let outgoing = await call(pbx, lab, pushID: "pair-late")
-        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(10))
-        XCTAssertEqual(final?.status, 480)
+        let (status, _) = try await unansweredCall(lab, pushID: "pair-late", timeout: .seconds(10))
+        XCTAssertEqual(status, 480)
         // The app, woken by the push, registers after the call ended.
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         _ = await register(alice, lab, token: "token-late")
         let message = try XCTUnwrapAsync(await alice.waitForMessage(timeout: .seconds(3)))
         XCTAssertEqual(message.contentType, "application/x-acro-missed-call")
@@ -486,7 +456,7 @@ final class CallFlowTests: IntegrationTestCase {
     func testShutdownDuringCallsAnswersTheCallerAndExitsCleanly() async throws {
         let lab = try await startLab(wakeWindow: 30)
         try addTuple(lab, selector: "sel-shutdown", token: "token-shutdown")
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         _ = await register(alice, lab)
         let pbx = try await pbx()
         // One call answered and hung up, one still pending when SIGTERM comes.
@@ -585,7 +555,7 @@ final class CallFlowTests: IntegrationTestCase {
         let pbxURI = await pbx.contactURI
         let pbxHostPort = pbxURI.replacingOccurrences(of: "sip:pbx@", with: "")
         let lab = try await startLab(calls: "outbound_proxy = \"sip:\(pbxHostPort)\"")
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         _ = await register(alice, lab)
         let outgoing = await alice.invite("sip:5551234@pbx.example.com", via: lab.registrar,
                                           user: "alice", password: "alice-secret", from: "<sip:alice@localhost>")
@@ -598,15 +568,12 @@ final class CallFlowTests: IntegrationTestCase {
         let answer = await alice.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
         XCTAssertEqual(answer?.status, 200)
         // The PBX hangs up; the BYE reaches the phone through sipwake.
-        let bye = await pbx.bye(atPBX)
-        XCTAssertEqual(bye, 200)
-        let gotBye = await alice.waitForBye(outgoing, timeout: .seconds(5))
-        XCTAssertTrue(gotBye)
+        await assertHangUp(pbx, atPBX, reaches: alice, outgoing)
     }
 
     func testPhoneCallWithoutCredentialsIsChallenged() async throws {
         let lab = try await startLab()
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         _ = await register(alice, lab)
         let outgoing = await alice.invite("sip:bob@localhost", via: lab.registrar, from: "<sip:alice@localhost>")
         let response = await alice.waitForResponse(outgoing, atLeast: 400, timeout: .seconds(5))
@@ -625,7 +592,7 @@ final class CallFlowTests: IntegrationTestCase {
 
     func testPairingIdIsANewUUIDWhenConfigured() async throws {
         let lab = try await startLab(calls: "pairing_id = \"uuid\"")
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         _ = await register(alice, lab)
         let pbx = try await pbx()
         _ = await call(pbx, lab)
@@ -638,7 +605,7 @@ final class CallFlowTests: IntegrationTestCase {
 
     func testAPreloadedRouteToSipwakeIsNotForwardedToThePhone() async throws {
         let lab = try await startLab()
-        let alice = try await phone("alice")
+        let alice = try await startPhone("alice")
         _ = await register(alice, lab)
         let pbx = try await pbx()
         // A PBX with sipwake as its outbound proxy preloads a Route to it.
@@ -708,12 +675,9 @@ final class CallFlowTests: IntegrationTestCase {
         XCTAssertEqual(hold.status, 0, hold.stderr)
         // The server sees user changes within half a second.
         try await Task.sleep(for: .seconds(1))
-        let pbx = try await pbx()
-        let started = ContinuousClock.now
-        let outgoing = await call(pbx, lab, pushID: "pair-nohold")
-        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(15))
-        XCTAssertEqual(final?.status, 480)
-        XCTAssertLessThan(ContinuousClock.now - started, .seconds(10))
+        let (status, elapsed) = try await unansweredCall(lab, pushID: "pair-nohold", timeout: .seconds(15))
+        XCTAssertEqual(status, 480)
+        XCTAssertLessThan(elapsed, .seconds(10))
         XCTAssertTrue(lab.gateway.pushes("NotifyIncomingCall").isEmpty)
     }
 }

@@ -13,23 +13,20 @@ final class CallRoutingTests: IntegrationTestCase {
     }
 
     func testForeignDomainFromAnUntrustedSourceIsNotRelayed() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (_, ua) = try await startServerAndUA()
         let response = await invite(ua, to: "sip:victim@example.net")
         XCTAssertEqual(response.status, 403)
     }
 
     func testUntrustedCallerIsChallengedWithProxyAuthenticate() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (_, ua) = try await startServerAndUA()
         let response = await invite(ua, to: "sip:alice@localhost", from: "<sip:bob@localhost>;tag=b1")
         XCTAssertEqual(response.status, 407)
         XCTAssertTrue(response.text.contains("Proxy-Authenticate: Digest"), response.text)
     }
 
     func testAuthenticatedCallerWithAnotherUsersCredentialsIsForbidden() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (_, ua) = try await startServerAndUA()
         let challenge = await invite(ua, to: "sip:alice@localhost", from: "<sip:bob@localhost>;tag=b1")
         let parameters = try XCTUnwrap(Self.proxyChallenge(challenge.text))
         // alice's valid credentials in an INVITE that claims to come from bob.
@@ -43,16 +40,14 @@ final class CallRoutingTests: IntegrationTestCase {
     }
 
     func testCallToAForeignDomainWithoutOutboundProxyIsForbiddenEvenWithCredentials() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (_, ua) = try await startServerAndUA()
         let response = await invite(ua, to: "sip:carol@example.net", from: "<sip:bob@localhost>;tag=b1",
                                     headers: [("Proxy-Authorization", "Digest username=\"bob\", realm=\"localhost\", nonce=\"x\", uri=\"sip:carol@example.net\", response=\"0\"")])
         XCTAssertEqual(response.status, 403, "no [calls] outbound_proxy: sipwake relays nowhere")
     }
 
     func testWithAnOutboundProxyOnlyLocalUsersAreChallengedOthersForbidden() async throws {
-        let server = try await startServer(config: "[calls]\noutbound_proxy = \"sip:127.0.0.9:5999\"")
-        let ua = try await makeUA(server)
+        let (_, ua) = try await startServerAndUA(config: "[calls]\noutbound_proxy = \"sip:127.0.0.9:5999\"")
         let local = await invite(ua, to: "sip:carol@example.net", from: "<sip:bob@localhost>;tag=b1")
         XCTAssertEqual(local.status, 407, "one of our users: authenticate first")
         let stranger = await invite(ua, to: "sip:carol@example.net", from: "<sip:mallory@evil.example>;tag=m1")
@@ -60,15 +55,13 @@ final class CallRoutingTests: IntegrationTestCase {
     }
 
     func testTrustedPeerCallingAnUnknownUserGets404() async throws {
-        let server = try await startServer(config: "[auth]\ntrusted_peers = [\"127.0.0.1\"]")
-        let ua = try await makeUA(server)
+        let (_, ua) = try await startServerAndUA(config: "[auth]\ntrusted_peers = [\"127.0.0.1\"]")
         let response = await invite(ua, to: "sip:nobody@localhost")
         XCTAssertEqual(response.status, 404)
     }
 
     func testCallToAUserWithNoDeviceGets480AtOnce() async throws {
-        let server = try await startServer(config: "[auth]\ntrusted_peers = [\"127.0.0.1\"]")
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA(config: "[auth]\ntrusted_peers = [\"127.0.0.1\"]")
         let started = ContinuousClock.now
         let response = await invite(ua, to: "sip:alice@localhost")
         XCTAssertEqual(response.status, 480)
@@ -80,15 +73,13 @@ final class CallRoutingTests: IntegrationTestCase {
     }
 
     func testMaxForwardsZeroGets483() async throws {
-        let server = try await startServer(config: "[auth]\ntrusted_peers = [\"127.0.0.1\"]")
-        let ua = try await makeUA(server)
+        let (_, ua) = try await startServerAndUA(config: "[auth]\ntrusted_peers = [\"127.0.0.1\"]")
         let response = await invite(ua, to: "sip:alice@localhost", maxForwards: 0)
         XCTAssertEqual(response.status, 483)
     }
 
     func testForgedRouteIsRefused() async throws {
-        let server = try await startServer(config: "[auth]\ntrusted_peers = [\"127.0.0.1\"]")
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA(config: "[auth]\ntrusted_peers = [\"127.0.0.1\"]")
         // Looks like sipwake's Record-Route, but its token was not signed by this server.
         let response = await ua.send(method: "BYE", uri: "sip:victim@203.0.113.9", from: "<sip:a@localhost>;tag=a",
                                      to: "<sip:b@localhost>;tag=b", callID: UUID().uuidString, cseq: 2,
@@ -98,8 +89,7 @@ final class CallRoutingTests: IntegrationTestCase {
     }
 
     func testCancelForNoPendingInviteGets481() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (_, ua) = try await startServerAndUA()
         let response = await ua.send(method: "CANCEL", uri: "sip:alice@localhost", from: "<sip:pbx@127.0.0.1>;tag=c",
                                      to: "<sip:alice@localhost>", callID: UUID().uuidString, cseq: 1)
         XCTAssertEqual(response.status, 481)

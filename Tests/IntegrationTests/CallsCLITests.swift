@@ -88,12 +88,9 @@ final class CallsCLITests: XCTestCase {
         XCTAssertTrue(page.stdout.contains("pair-bob-1"), page.stdout)
         XCTAssertTrue(page.stdout.hasSuffix("1-1 of 2 calls (--offset, --limit for more)\n"), page.stdout)
 
-        let bad = try server.cli(["calls", "list", "--outcome", "rang"])
-        XCTAssertEqual(bad.status, 1)
-        XCTAssertTrue(bad.stderr.contains("invalid --outcome 'rang': use one of answered, answered-elsewhere"), bad.stderr)
-        let negative = try server.cli(["calls", "list", "--limit=-1"])
-        XCTAssertEqual(negative.status, 1)
-        XCTAssertTrue(negative.stderr.contains("--limit"), negative.stderr)
+        try server.assertCLIFails(["calls", "list", "--outcome", "rang"],
+                                  saying: "invalid --outcome 'rang': use one of answered, answered-elsewhere")
+        try server.assertCLIFails(["calls", "list", "--limit=-1"], saying: "--limit")
     }
 
     func testListJSONHasEveryRecordInFull() throws {

@@ -12,6 +12,20 @@ final class HTTPServiceTests: IntegrationTestCase {
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
     }
 
+    /// The `key` of each row `sipwake <command> list --json` prints, once the
+    /// purge has left one row (or after two seconds).
+    private func rowsLeft(_ server: SipwakeProcess, _ command: String, key: String) async throws -> [String] {
+        var remaining: [String] = []
+        for _ in 0..<20 {
+            let list = try server.cli([command, "list", "--json"])
+            let rows = (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]) ?? []
+            remaining = rows.compactMap { $0[key] as? String }
+            if remaining.count == 1 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return remaining
+    }
+
     func testServeRunsTheHTTPServerOnTheConfiguredAddress() async throws {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed")
         let httpPort = try TestPorts.free()
@@ -39,14 +53,7 @@ final class HTTPServiceTests: IntegrationTestCase {
         try database.close()
 
         try await server.start()
-        var remaining: [String] = []
-        for _ in 0..<20 {
-            let list = try server.cli(["tuples", "list", "--json"])
-            let rows = (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]) ?? []
-            remaining = rows.compactMap { $0["selector"] as? String }
-            if remaining.count == 1 { break }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        let remaining = try await rowsLeft(server, "tuples", key: "selector")
         XCTAssertEqual(remaining, ["NEW0E6E553673C54F29105A0647204C416A2A:7C3A0D14"])
         XCTAssertTrue(server.log.contains("what=stale tuples") && server.log.contains("retention purge done"), server.log)
         await server.stop()
@@ -64,14 +71,7 @@ final class HTTPServiceTests: IntegrationTestCase {
         try database.close()
 
         try await server.start()
-        var remaining: [String] = []
-        for _ in 0..<20 {
-            let list = try server.cli(["calls", "list", "--json"])
-            let rows = (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]) ?? []
-            remaining = rows.compactMap { $0["id"] as? String }
-            if remaining.count == 1 { break }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        let remaining = try await rowsLeft(server, "calls", key: "id")
         XCTAssertEqual(remaining, ["new-call"])
         XCTAssertTrue(server.log.contains("what=old call records"), server.log)
         await server.stop()

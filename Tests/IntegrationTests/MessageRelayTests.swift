@@ -5,22 +5,12 @@ import XCTest
 /// the same rules as an INVITE: the PBX (a trusted peer) as it is, a phone
 /// once authenticated, nobody else.
 final class MessageRelayTests: IntegrationTestCase {
-    private var phones: [SofiaPhone] = []
-
-    override func tearDown() async throws {
-        for phone in phones { await phone.stop() }
-        phones.removeAll()
-        try await super.tearDown()
-    }
-
     private func startLab() async throws -> SipwakeProcess {
         try await startServer(config: "[auth]\ntrusted_peers = [\"127.0.0.2\"]", authAlgorithms: ["MD5"])
     }
 
     private func registeredPhone(_ server: SipwakeProcess) async throws -> SofiaPhone {
-        let phone = SofiaPhone(name: "alice-phone", transport: "udp", host: "127.0.0.1")
-        try await phone.start()
-        phones.append(phone)
+        let phone = try await startPhone("alice-phone")
         let status = await phone.register(registrar: server.proxy("udp"), user: "alice", password: "alice-secret")
         XCTAssertEqual(status, 200)
         return phone

@@ -44,24 +44,32 @@ final class NATTests: IntegrationTestCase {
 
     private let keepaliveConfig = "[auth]\ntrusted_peers = [\"127.0.0.1\"]\n[registrar]\nkeepalive_interval = 1"
 
-    func testKeepalivesGoToTheNATAddressOverUDP() async throws {
+    /// `phone` registers alice from behind NAT; the server answers 200.
+    private func registerBehindNAT(_ phone: RawSIPSocket, extra: String = "",
+                                   file: StaticString = #filePath, line: UInt = #line) {
+        phone.send(natRegister(phone, extra: extra))
+        XCTAssertEqual(phone.receive()?.hasPrefix("SIP/2.0 200"), true, file: file, line: line)
+    }
+
+    /// The keep-alive OPTIONS a phone registered from behind NAT receives
+    /// on its own socket, when keep-alives are on.
+    private func keepaliveReachingThePhone(tcp: Bool) async throws -> String? {
         let server = try await startServer(config: keepaliveConfig)
-        let phone = try RawSIPSocket(udpTo: server.port)
-        phone.send(natRegister(phone))
-        XCTAssertEqual(phone.receive()?.hasPrefix("SIP/2.0 200"), true)
-        let options = try XCTUnwrap(awaitRequest(phone, "OPTIONS sip:alice@192.168.7.7:5060"),
-                                    "the keep-alive reached the real source port, not the Contact's")
+        let phone = try tcp ? RawSIPSocket(tcpTo: server.port) : RawSIPSocket(udpTo: server.port)
+        registerBehindNAT(phone)
+        return awaitRequest(phone, "OPTIONS sip:alice@192.168.7.7:5060")
+    }
+
+    func testKeepalivesGoToTheNATAddressOverUDP() async throws {
+        let options = try XCTUnwrapAsync(await keepaliveReachingThePhone(tcp: false),
+                                         "the keep-alive reached the real source port, not the Contact's")
         XCTAssertTrue(options.contains("CSeq: 1 OPTIONS"), options)
     }
 
     func testKeepalivesReuseTheRegisteringTCPConnection() async throws {
-        let server = try await startServer(config: keepaliveConfig)
-        let phone = try RawSIPSocket(tcpTo: server.port)
-        phone.send(natRegister(phone))
-        XCTAssertEqual(phone.receive()?.hasPrefix("SIP/2.0 200"), true)
         // 192.168.7.7 is unreachable from here: only the phone's own connection works.
-        let options = try XCTUnwrap(awaitRequest(phone, "OPTIONS sip:alice@192.168.7.7:5060"),
-                                    "the keep-alive came back over the connection the REGISTER used")
+        let options = try XCTUnwrapAsync(await keepaliveReachingThePhone(tcp: true),
+                                         "the keep-alive came back over the connection the REGISTER used")
         XCTAssertTrue(options.contains("SIP/2.0/TCP"), options)
     }
 
@@ -70,8 +78,7 @@ final class NATTests: IntegrationTestCase {
         let server = try await startServer(config: keepaliveConfig + "\n[sip]\nedge_proxies = [\"127.0.0.1\"]")
         let edge = try RawSIPSocket(udpTo: server.port)
         let phone = try RawSIPSocket(udpTo: server.port)
-        phone.send(natRegister(phone, extra: "Path: <sip:127.0.0.1:\(edge.localPort);lr>\r\nSupported: path\r\n"))
-        XCTAssertEqual(phone.receive()?.hasPrefix("SIP/2.0 200"), true)
+        registerBehindNAT(phone, extra: "Path: <sip:127.0.0.1:\(edge.localPort);lr>\r\nSupported: path\r\n")
         let options = try XCTUnwrap(awaitRequest(edge, "OPTIONS sip:alice@192.168.7.7:5060"),
                                     "the edge proxy on the Path got the keep-alive")
         XCTAssertTrue(options.contains("Route: <sip:127.0.0.1:\(edge.localPort);lr>"), options)
@@ -80,8 +87,7 @@ final class NATTests: IntegrationTestCase {
     func testNoKeepalivesWhenSwitchedOff() async throws {
         let server = try await startServer(config: "[auth]\ntrusted_peers = [\"127.0.0.1\"]")
         let phone = try RawSIPSocket(udpTo: server.port)
-        phone.send(natRegister(phone))
-        XCTAssertEqual(phone.receive()?.hasPrefix("SIP/2.0 200"), true)
+        registerBehindNAT(phone)
         XCTAssertNil(awaitRequest(phone, "OPTIONS", seconds: 3))
     }
 }

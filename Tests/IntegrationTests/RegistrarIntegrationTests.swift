@@ -26,27 +26,27 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(Set(rows.compactMap { $0["transport"] as? String }), ["udp", "tcp"])
     }
 
+    /// alice's REGISTER with these credentials and Contacts is refused with
+    /// `status`, and nothing is stored.
+    private func assertRegisterRefused(_ status: Int, password: String, contacts: [String], authUser: String? = nil,
+                                       file: StaticString = #filePath, line: UInt = #line) async throws {
+        let (server, ua) = try await startServerAndUA()
+        let response = await ua.register(user: "alice", password: password, contacts: contacts, authUser: authUser)
+        XCTAssertEqual(response.status, status, file: file, line: line)
+        XCTAssertEqual(try server.registrations().count, 0, "nothing is stored", file: file, line: line)
+    }
+
     func testWrongPasswordIsChallengedAgainAndStoresNothing() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
-        let response = await ua.register(user: "alice", password: "wrong", contacts: ["<sip:alice@10.0.0.1>"])
-        XCTAssertEqual(response.status, 401)
-        XCTAssertEqual(try server.registrations().count, 0)
+        try await assertRegisterRefused(401, password: "wrong", contacts: ["<sip:alice@10.0.0.1>"])
     }
 
     func testAnotherUsersCredentialsAreForbidden() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
         // bob's valid credentials on alice's AOR.
-        let response = await ua.register(user: "alice", password: "bob-secret", contacts: ["<sip:mallory@10.0.0.66>"],
-                                         authUser: "bob")
-        XCTAssertEqual(response.status, 403)
-        XCTAssertEqual(try server.registrations().count, 0)
+        try await assertRegisterRefused(403, password: "bob-secret", contacts: ["<sip:mallory@10.0.0.66>"], authUser: "bob")
     }
 
     func testUnknownUserIsChallengedLikeAWrongPassword() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA()
         let response = await ua.register(user: "carol", password: "x", contacts: ["<sip:carol@10.0.0.1>"])
         XCTAssertEqual(response.status, 401)
     }
@@ -60,8 +60,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
     }
 
     func testAUserAddedAfterAFailedAttemptCanRegisterOnceTheServerSeesTheChange() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA()
         let before = await ua.register(user: "erin", password: "erin-secret", contacts: ["<sip:erin@10.0.0.5>"])
         XCTAssertEqual(before.status, 401)
         try server.addUser("erin", password: "erin-secret")
@@ -71,8 +70,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
     }
 
     func testStaleNonceIsChallengedWithStaleTrue() async throws {
-        let server = try await startServer(config: "[auth]\nnonce_lifetime = 10")
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA(config: "[auth]\nnonce_lifetime = 10")
         let first = await ua.send(method: "REGISTER", uri: "sip:localhost", from: "<sip:alice@localhost>;tag=s",
                                   to: "<sip:alice@localhost>", callID: "stale-1", cseq: 1, contacts: ["<sip:alice@10.0.0.1>"])
         let challenge = try XCTUnwrap(first.challenges.first)
@@ -87,8 +85,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
     }
 
     func testRefreshKeepsOneBindingAndRemovalDeletesIt() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA()
         let callID = UUID().uuidString
         var r = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.1:5060>"],
                                   expires: 600, callID: callID, cseq: 1)
@@ -111,8 +108,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
     }
 
     func testOutOfOrderCSeqIsRejectedWith500() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA()
         let callID = UUID().uuidString
         let r = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.1>"],
                                   callID: callID, cseq: 50)
@@ -124,8 +120,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
     }
 
     func testWildcardWithExpiresZeroRemovesEveryBinding() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA()
         for i in 1...3 {
             let r = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.\(i)>"])
             XCTAssertEqual(r.status, 200)
@@ -139,8 +134,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
     }
 
     func testTooBriefIntervalGets423WithMinExpiresAndLongOnesAreClamped() async throws {
-        let server = try await startServer(config: "[registrar]\nmin_expires = 120\nmax_expires = 1800\ndefault_expires = 600")
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA(config: "[registrar]\nmin_expires = 120\nmax_expires = 1800\ndefault_expires = 600")
         let brief = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.1>"], expires: 30)
         XCTAssertEqual(brief.status, 423)
         XCTAssertEqual(brief.minExpires, 120)
@@ -153,8 +147,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
 
     func testOKListsEveryBindingByQValueWithPathAndInstance() async throws {
         // The test's user agent stands for the edge proxy that added the Path.
-        let server = try await startServer(config: "[sip]\nedge_proxies = [\"127.0.0.1\"]")
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA(config: "[sip]\nedge_proxies = [\"127.0.0.1\"]")
         _ = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.1>;q=0.2"])
         let r = await ua.register(
             user: "alice", password: "alice-secret",
@@ -175,8 +168,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
     /// of its choosing: Path from a source that is not an edge proxy gets
     /// 403 and binds nothing (RFC 3327 §5.3 leaves the policy to the registrar).
     func testPathFromAPhoneIsRefusedAndBindsNothing() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA()
         let r = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.2>"],
                                   extraHeaders: [("Path", "<sip:attacker.example.net;lr>"), ("Supported", "path")])
         XCTAssertEqual(r.status, 403)
@@ -187,8 +179,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
 
     /// From an edge proxy, Path is honoured only when the phone supports it (RFC 3327 §5.3).
     func testPathFromAnEdgeWithoutSupportedPathGets421() async throws {
-        let server = try await startServer(config: "[sip]\nedge_proxies = [\"127.0.0.0/8\"]")
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA(config: "[sip]\nedge_proxies = [\"127.0.0.0/8\"]")
         let r = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.2>"],
                                   extraHeaders: [("Path", "<sip:edge.example.net;lr>")])
         XCTAssertEqual(r.status, 421)
@@ -197,8 +188,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
     }
 
     func testADeviceReRegisteringFromANewAddressReplacesItsBinding() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA()
         let instance = "+sip.instance=\"<urn:uuid:11111111-2222-3333-4444-555555555555>\""
         _ = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@192.168.1.10:5060>;\(instance)"],
                               callID: "wifi")
@@ -210,8 +200,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
     }
 
     func testBindingsPerAORAreCappedByEvictingTheOldest() async throws {
-        let server = try await startServer(config: "[registrar]\nmax_bindings_per_aor = 2")
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA(config: "[registrar]\nmax_bindings_per_aor = 2")
         for i in 1...3 {
             _ = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.\(i)>"])
         }
@@ -220,8 +209,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
     }
 
     func testExpiredBindingsDisappearOnTime() async throws {
-        let server = try await startServer(config: "[registrar]\nmin_expires = 1")
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA(config: "[registrar]\nmin_expires = 1")
         let r = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.1>"], expires: 2)
         XCTAssertEqual(r.status, 200)
         XCTAssertEqual(try server.registrations(user: "alice").count, 1)
@@ -236,8 +224,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
     }
 
     func testBindingsSurviveARestartWithTheirRemainingExpiry() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA()
         let r = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.1>"], expires: 600)
         XCTAssertEqual(r.status, 200)
         let status = await server.stop()
@@ -271,8 +258,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
     }
 
     func testTrustedPeersAreNotChallenged() async throws {
-        let server = try await startServer(config: "[auth]\ntrusted_peers = [\"127.0.0.0/8\"]")
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA(config: "[auth]\ntrusted_peers = [\"127.0.0.0/8\"]")
         let r = await ua.register(user: "alice", password: nil, contacts: ["<sip:alice@10.0.0.1>"])
         XCTAssertEqual(r.status, 200)
     }
@@ -286,8 +272,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
     }
 
     func testRegisterForAForeignDomainIsRefused() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA()
         let foreignRURI = await ua.send(method: "REGISTER", uri: "sip:example.org", from: "<sip:alice@example.org>;tag=f",
                                         to: "<sip:alice@example.org>", callID: UUID().uuidString, cseq: 1,
                                         contacts: ["<sip:alice@10.0.0.1>"])
@@ -299,8 +284,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
     }
 
     func testUnsupportedRequireGets420() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA()
         let r = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.1>"],
                                   extraHeaders: [("Require", "foo-bar")])
         XCTAssertEqual(r.status, 420)
@@ -308,16 +292,11 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
     }
 
     func testBadQValueGets400() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
-        let r = await ua.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.1>;q=1.5"])
-        XCTAssertEqual(r.status, 400)
-        XCTAssertEqual(try server.registrations().count, 0)
+        try await assertRegisterRefused(400, password: "alice-secret", contacts: ["<sip:alice@10.0.0.1>;q=1.5"])
     }
 
     func testOptionsIsAnswered() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA()
         let r = await ua.send(method: "OPTIONS", uri: server.uri, from: "<sip:probe@localhost>;tag=o",
                               to: "<\(server.uri)>", callID: UUID().uuidString, cseq: 1)
         XCTAssertEqual(r.status, 200)
@@ -325,8 +304,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
     }
 
     func testOtherDomainsAreNeverRelayed() async throws {
-        let server = try await startServer()
-        let ua = try await makeUA(server)
+        let (server, ua) = try await startServerAndUA()
         let r = await ua.send(method: "MESSAGE", uri: "sip:victim@example.org", from: "<sip:spam@localhost>;tag=m",
                               to: "<sip:victim@example.org>", callID: UUID().uuidString, cseq: 1)
         XCTAssertEqual(r.status, 403)

@@ -4,44 +4,10 @@ import Model
 import SIPCore
 import XCTest
 
-/// An actor on a SIP loop that answers every request with a fixed status:
-/// proves that Sofia callbacks, the loop executor and actor isolation fit.
-actor EchoServer: SIPRequestHandler {
-    nonisolated let loop: SIPLoop
-    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
-    private var agent: SIPAgent?
-    private(set) var sources: [BindingSource] = []
-
-    init(loop: SIPLoop) { self.loop = loop }
-
-    func start(port: Int) throws {
-        agent = try SIPAgent(
-            loop: loop,
-            listeners: [SIPListener(transport: .udp, host: "127.0.0.1", port: port),
-                        SIPListener(transport: .tcp, host: "127.0.0.1", port: port)],
-            options: SIPAgentOptions(maxMessageSize: 4096)            , handler: self
-        )
-    }
-
-    func handle(_ request: IncomingRequest) {
-        sources.append(request.source)
-        let tags = SofiaTagList().header("X-Echo-Method", request.message.method ?? "?")
-        request.reply(200, "OK", tags: tags)
-    }
-
-    func stop() {
-        agent?.close()
-        agent = nil
-        loop.stop()
-    }
-}
-
 final class SIPCoreLoopTests: XCTestCase {
     func testOptionsOverUDPAndTCPReachAnActorOnTheLoop() async throws {
         let port = try TestPorts.free()
-        let serverLoop = SIPLoop(name: "echo")
-        try serverLoop.start()
-        let server = EchoServer(loop: serverLoop)
+        let server = try EchoServer.onOwnLoop(named: "echo")
         try await server.start(port: port)
 
         let ua = SofiaTestUA(proxy: "sip:127.0.0.1:\(port);transport=udp")
@@ -67,13 +33,9 @@ final class SIPCoreLoopTests: XCTestCase {
 
     func testBindingAnAddressInUseFailsWithItsName() async throws {
         let port = try TestPorts.free()
-        let loopA = SIPLoop(name: "a")
-        try loopA.start()
-        let a = EchoServer(loop: loopA)
+        let a = try EchoServer.onOwnLoop(named: "a")
         try await a.start(port: port)
-        let loopB = SIPLoop(name: "b")
-        try loopB.start()
-        let b = EchoServer(loop: loopB)
+        let b = try EchoServer.onOwnLoop(named: "b")
         do {
             try await b.start(port: port)
             XCTFail("second bind to the same port should fail")

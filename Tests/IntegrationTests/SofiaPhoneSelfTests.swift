@@ -4,27 +4,9 @@ import XCTest
 /// The test phones against each other over loopback (no sipwake in between),
 /// and their registration against a real sipwake.
 final class SofiaPhoneSelfTests: IntegrationTestCase {
-    private var phones: [SofiaPhone] = []
-    private var senders: [SofiaTestUA] = []
-
-    override func tearDown() async throws {
-        for phone in phones { await phone.stop() }
-        phones.removeAll()
-        for sender in senders { await sender.stop() }
-        senders.removeAll()
-        try await super.tearDown()
-    }
-
-    private func makePhone(_ name: String, transport: String = "udp") async throws -> SofiaPhone {
-        let phone = SofiaPhone(name: name, transport: transport)
-        try await phone.start()
-        phones.append(phone)
-        return phone
-    }
-
     private func answeredCall(transport: String) async throws {
-        let a = try await makePhone("pbx", transport: transport)
-        let b = try await makePhone("bob", transport: transport)
+        let a = try await startPhone("pbx", transport: transport)
+        let b = try await startPhone("bob", transport: transport)
         let bContact = await b.contactURI
         if transport == "tcp" { XCTAssertTrue(bContact.hasSuffix(";transport=tcp"), bContact) }
 
@@ -56,10 +38,7 @@ final class SofiaPhoneSelfTests: IntegrationTestCase {
         let ack = await b.waitForEvent(incoming, timeout: .seconds(10))
         XCTAssertEqual(ack, .ack)
 
-        let byeStatus = await a.bye(call)
-        XCTAssertEqual(byeStatus, 200)
-        let hungUp = await b.waitForBye(incoming, timeout: .seconds(10))
-        XCTAssertTrue(hungUp)
+        await assertHangUp(a, call, reaches: b, incoming, timeout: .seconds(10))
         let afterBye = await b.waitForEvent(incoming, timeout: .seconds(10))
         XCTAssertEqual(afterBye, .bye)
     }
@@ -74,8 +53,8 @@ final class SofiaPhoneSelfTests: IntegrationTestCase {
 
     /// A calls B directly (B's own address is the proxy); B has the INVITE.
     private func directCall() async throws -> (SofiaPhone, SofiaPhone, SofiaPhoneOutgoingCall, SofiaPhoneIncomingCall) {
-        let a = try await makePhone("pbx")
-        let b = try await makePhone("bob")
+        let a = try await startPhone("pbx")
+        let b = try await startPhone("bob")
         let bContact = await b.contactURI
         let call = await a.invite(bContact, via: bContact)
         let incoming = await b.waitForInvite(timeout: .seconds(10))
@@ -87,10 +66,7 @@ final class SofiaPhoneSelfTests: IntegrationTestCase {
         await b.respond(incoming, status: 200)
         let answer = await a.waitForResponse(call, atLeast: 200, timeout: .seconds(10))
         XCTAssertEqual(answer?.status, 200)
-        let byeStatus = await b.bye(incoming)
-        XCTAssertEqual(byeStatus, 200)
-        let hungUp = await a.waitForBye(call, timeout: .seconds(10))
-        XCTAssertTrue(hungUp)
+        await assertHangUp(b, incoming, reaches: a, call, timeout: .seconds(10))
     }
 
     func testCancelCarriesReason() async throws {
@@ -119,12 +95,9 @@ final class SofiaPhoneSelfTests: IntegrationTestCase {
     }
 
     func testMessageIsReceivedAndAnswered() async throws {
-        let b = try await makePhone("bob")
+        let b = try await startPhone("bob")
         let bContact = await b.contactURI
-        let sender = SofiaTestUA(proxy: bContact)
-        try sender.loop.start()
-        try await sender.start()
-        senders.append(sender)
+        let sender = try await makeUA(proxy: bContact)
 
         let response = await sender.send(
             method: "MESSAGE", uri: bContact, from: "<sip:sipwake@127.0.0.1>;tag=m1", to: "<\(bContact)>",
@@ -139,7 +112,7 @@ final class SofiaPhoneSelfTests: IntegrationTestCase {
     }
 
     func testNothingArrivesMeansNil() async throws {
-        let b = try await makePhone("bob")
+        let b = try await startPhone("bob")
         let invite = await b.waitForInvite(timeout: .milliseconds(200))
         XCTAssertNil(invite)
         let message = await b.waitForMessage(timeout: .milliseconds(200))
@@ -148,7 +121,7 @@ final class SofiaPhoneSelfTests: IntegrationTestCase {
 
     private func registersThroughSipwake(algorithms: [String], transport: String) async throws {
         let server = try await startServer(authAlgorithms: algorithms)
-        let phone = try await makePhone("alice", transport: transport)
+        let phone = try await startPhone("alice", transport: transport)
         let first = await phone.register(registrar: server.proxy(transport), user: "alice", password: "alice-secret",
                                          instanceID: "6f1f1f1f-0000-4000-8000-000000000001",
                                          uriParams: ";pn-provider=acrobits;pn-prid=TOKEN1")
@@ -171,9 +144,7 @@ final class SofiaPhoneSelfTests: IntegrationTestCase {
         XCTAssertTrue(contact.contains("pn-prid=TOKEN1"), contact)
         XCTAssertTrue(contact.contains("+sip.instance"), contact)
 
-        let wrong = SofiaPhone(name: "mallory", transport: transport)
-        try await wrong.start()
-        phones.append(wrong)
+        let wrong = try await startPhone("mallory", transport: transport)
         let refused = await wrong.register(registrar: server.proxy(transport), user: "bob", password: "not-bob")
         XCTAssertNotEqual(refused, 200)
     }

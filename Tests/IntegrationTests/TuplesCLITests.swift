@@ -1,18 +1,12 @@
 import Foundation
 import Model
 import SQLiteStorage
+import TestSupport
 import XCTest
 
 /// `sipwake tuples …` on a database the CLI created; tuples are put there with
 /// `TupleStore` directly (the HTTP reporter lands later). No server runs.
 final class TuplesCLITests: XCTestCase {
-    private let iPhoneSelector = "12869E0E6E553673C54F29105A0647204C416A2A:7C3A0D14"
-    private let pixelSelector = "9F1B7C44A0D2E35B6C8819FE0A7D2C11B3E4F5A6:1E2D3C4B"
-    private let voipToken = "5f0e4c6a9b1d2e3f40516273849a5b6c7d8e9fa0b1c2d3e4f5061728394a5b6c"
-    private let apnsToken = "c7b1e2d3f4a5069788a9bacbdcedfe0f1a2b3c4d5e6f708192a3b4c5d6e7f809"
-    private let fcmToken = "dQw4w9WgXcQ:APA91bHun4MxP5egoKMwt2KZFBaFUH-1RYqx4xvMEVvmeLqgFhhFlTuBgm7CRP_z31rv9QXf-l3f7k6-8mKqsB0ZYTJw_4ZqE2Y5wqL2fM8vKQvYxUe7sFfRDm0x0qJmTn3D5AKB2cNJ"
-    private let voipApp = "com.acrobits.softphone.voip"
-    private let app = "com.acrobits.softphone"
 
     /// A config and database with users alice and bob, made by the CLI.
     private func makeServer() throws -> SipwakeProcess {
@@ -97,9 +91,7 @@ final class TuplesCLITests: XCTestCase {
         XCTAssertEqual(nobody.status, 0)
         XCTAssertTrue(nobody.stdout.hasSuffix("0 tuples\n"), nobody.stdout)
 
-        let negative = try server.cli(["tuples", "list", "--limit=-1"])
-        XCTAssertEqual(negative.status, 1)
-        XCTAssertTrue(negative.stderr.contains("--limit"), negative.stderr)
+        try server.assertCLIFails(["tuples", "list", "--limit=-1"], saying: "--limit")
     }
 
     func testShowPrintsOneTupleInFullAndRefusesUnknownOrBadIDs() throws {
@@ -121,9 +113,7 @@ final class TuplesCLITests: XCTestCase {
         XCTAssertEqual(row["app_id_other"] as? String, app)
         XCTAssertTrue(row["last_push_at"] is NSNull, "never pushed: null")
 
-        let missing = try server.cli(["tuples", "show", "999"])
-        XCTAssertEqual(missing.status, 1)
-        XCTAssertTrue(missing.stderr.contains("no device tuple with id 999"), missing.stderr)
+        try server.assertCLIFails(["tuples", "show", "999"], saying: "no device tuple with id 999")
         for bad in ["abc", "0", "1.5"] {
             let r = try server.cli(["tuples", "show", bad])
             XCTAssertEqual(r.status, 1, bad)
@@ -137,19 +127,12 @@ final class TuplesCLITests: XCTestCase {
         let one = try server.cli(["tuples", "delete", String(tuples[2].id)])
         XCTAssertEqual(one.status, 0, one.stderr)
         XCTAssertTrue(one.stdout.contains("deleted tuple \(tuples[2].id)"), one.stdout)
-        let again = try server.cli(["tuples", "delete", String(tuples[2].id)])
-        XCTAssertEqual(again.status, 1)
-        XCTAssertTrue(again.stderr.contains("no device tuple with id \(tuples[2].id)"), again.stderr)
+        try server.assertCLIFails(["tuples", "delete", String(tuples[2].id)],
+                                  saying: "no device tuple with id \(tuples[2].id)")
 
-        let both = try server.cli(["tuples", "delete", String(tuples[0].id), "--user", "alice"])
-        XCTAssertEqual(both.status, 1)
-        XCTAssertTrue(both.stderr.contains("not both"), both.stderr)
-        let neither = try server.cli(["tuples", "delete"])
-        XCTAssertEqual(neither.status, 1)
-        XCTAssertTrue(neither.stderr.contains("give a tuple ID or --user USER"), neither.stderr)
-        let unknown = try server.cli(["tuples", "delete", "--user", "carol"])
-        XCTAssertEqual(unknown.status, 1)
-        XCTAssertTrue(unknown.stderr.contains("user 'carol' does not exist"), unknown.stderr)
+        try server.assertCLIFails(["tuples", "delete", String(tuples[0].id), "--user", "alice"], saying: "not both")
+        try server.assertCLIFails(["tuples", "delete"], saying: "give a tuple ID or --user USER")
+        try server.assertCLIFails(["tuples", "delete", "--user", "carol"], saying: "user 'carol' does not exist")
         XCTAssertEqual(try withStore(server) { try $0.count() }, 2, "the refused commands deleted nothing")
 
         let all = try server.cli(["tuples", "delete", "--user", "Alice"])

@@ -3,6 +3,7 @@ import Logging
 import Model
 import Push
 import PushSink
+import TestSupport
 import XCTest
 
 /// PushClient against a real PushSink over loopback HTTP.
@@ -83,7 +84,7 @@ final class PushClientTests: XCTestCase {
     }
 
     func testMalformedGatewayURLFailsAndIsLoggedAsAWarning() async throws {
-        let log = PushLogRecorder()
+        let log = LogRecorder()
         let client = PushFixtures.client(gatewayURL: "nope://gateway", logger: log.logger)
         let service = RunningService.start(client, logger: PushFixtures.logger)
         let result = await PushFixtures.send(PushFixtures.incomingCall(), with: client)
@@ -91,10 +92,10 @@ final class PushClientTests: XCTestCase {
         XCTAssertEqual(result.kind, .failed)
         XCTAssertTrue(result.detail?.lowercased().contains("protocol") == true, result.detail ?? "no detail")
         // Every push failing for good must show in an operator's log, without the token in full.
-        let warning = log.recorded.first { $0.hasPrefix("warning: push failed") }
-        XCTAssertNotNil(warning, "\(log.recorded)")
+        let warning = log.recordedWithMetadata.first { $0.hasPrefix("warning: push failed") }
+        XCTAssertNotNil(warning, "\(log.recordedWithMetadata)")
         XCTAssertTrue(warning?.contains("token=\(PushFixtures.apnsToken.prefix(8))…") == true, warning ?? "")
-        XCTAssertFalse(log.recorded.joined().contains(PushFixtures.apnsToken), "the token is never logged in full")
+        XCTAssertFalse(log.recordedWithMetadata.joined().contains(PushFixtures.apnsToken), "the token is never logged in full")
     }
 
     func testManyConcurrentSendsEachCompleteOnce() async throws {

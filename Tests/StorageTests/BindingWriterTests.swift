@@ -5,6 +5,7 @@ import Model
 import Ports
 import Registrar
 import SQLiteStorage
+import TestSupport
 import XCTest
 
 final class BindingWriterTests: XCTestCase {
@@ -129,7 +130,7 @@ final class BindingWriterTests: XCTestCase {
 
     func testABadSubmissionFailsAloneAndWritesNothingOfItself() throws {
         let store = BindingStore(database: try TestDatabase.open(self))
-        let capture = LogCapture()
+        let capture = LogRecorder()
         let writer = BindingWriter(store: store, logger: capture.logger)
         writer.start()
         let log = CompletionLog()
@@ -164,7 +165,7 @@ final class BindingWriterTests: XCTestCase {
     func testADatabaseFailureFailsTheWholeBatchWithoutRetries() throws {
         let database = try TestDatabase.open(self)
         let store = BindingStore(database: database)
-        let capture = LogCapture()
+        let capture = LogRecorder()
         let writer = BindingWriter(store: store, logger: capture.logger)
         writer.start()
         let log = CompletionLog()

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Model
 import SQLiteStorage
+import TestSupport
 import XCTest
 
 final class CallRecordWriterTests: XCTestCase {
@@ -72,7 +73,7 @@ final class CallRecordWriterTests: XCTestCase {
 
     func testShuttingDownAWriterThatWasNeverStartedStillWritesWhatIsPending() throws {
         let store = CallRecordStore(database: try TestDatabase.open(self))
-        let capture = LogCapture()
+        let capture = LogRecorder()
         let writer = CallRecordWriter(store: store, logger: capture.logger)
         writer.save(CallRecordFixture.record(1))
         writer.save(CallRecordFixture.record(2))
@@ -101,7 +102,7 @@ final class CallRecordWriterTests: XCTestCase {
     func testAFailedWriteIsLoggedAndCountedAndTheWriterGoesOn() throws {
         let database = try TestDatabase.open(self)
         let store = CallRecordStore(database: database)
-        let capture = LogCapture()
+        let capture = LogRecorder()
         let writer = CallRecordWriter(store: store, logger: capture.logger)
         writer.start()
         writer.save(CallRecordFixture.record(1))
@@ -122,7 +123,7 @@ final class CallRecordWriterTests: XCTestCase {
 
     func testARecordThatCannotBeEncodedFailsAloneAndTheOthersAreWritten() throws {
         let store = CallRecordStore(database: try TestDatabase.open(self))
-        let capture = LogCapture()
+        let capture = LogRecorder()
         let writer = CallRecordWriter(store: store, logger: capture.logger)
         var broken = CallRecordFixture.record(1)
         broken.startedAt = Date(timeIntervalSince1970: .nan)

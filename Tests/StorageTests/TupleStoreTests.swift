@@ -3,21 +3,13 @@ import GRDB
 import Model
 import Ports
 import SQLiteStorage
+import TestSupport
 import XCTest
 
 final class TupleStoreTests: XCTestCase {
     private let md5 = "0123456789abcdef0123456789abcdef"
     private let sha256 = String(repeating: "0123456789abcdef", count: 4)
 
-    // Realistic values: APNs VoIP tokens are 64 hex characters, FCM tokens
-    // ~160 characters of `<instance id>:APA91b<base64url>`.
-    private let iPhoneSelector = "12869E0E6E553673C54F29105A0647204C416A2A:7C3A0D14"
-    private let pixelSelector = "9F1B7C44A0D2E35B6C8819FE0A7D2C11B3E4F5A6:1E2D3C4B"
-    private let voipToken = "5f0e4c6a9b1d2e3f40516273849a5b6c7d8e9fa0b1c2d3e4f5061728394a5b6c"
-    private let apnsToken = "c7b1e2d3f4a5069788a9bacbdcedfe0f1a2b3c4d5e6f708192a3b4c5d6e7f809"
-    private let fcmToken = "dQw4w9WgXcQ:APA91bHun4MxP5egoKMwt2KZFBaFUH-1RYqx4xvMEVvmeLqgFhhFlTuBgm7CRP_z31rv9QXf-l3f7k6-8mKqsB0ZYTJw_4ZqE2Y5wqL2fM8vKQvYxUe7sFfRDm0x0qJmTn3D5AKB2cNJ"
-    private let voipApp = "com.acrobits.softphone.voip"
-    private let app = "com.acrobits.softphone"
     private let t0 = Date(timeIntervalSince1970: 1_790_000_000)
 
     private func makeStores() throws -> (TupleStore, UserStore, SipwakeDatabase) {
@@ -26,6 +18,18 @@ final class TupleStoreTests: XCTestCase {
         try users.add(username: "alice", realm: "sipwake", ha1MD5: md5, ha1SHA256: sha256)
         try users.add(username: "bob", realm: "sipwake", ha1MD5: md5, ha1SHA256: sha256)
         return (TupleStore(database: database), users, database)
+    }
+
+    /// An Android report of the FCM token, in the calls pair (and in the
+    /// other pair too when `bothPairs`).
+    @discardableResult
+    private func reportPixel(
+        _ store: TupleStore, user: String = "alice", selector: String = pixelSelector, bothPairs: Bool = false,
+        platform: DevicePlatform? = .android, at: Date? = nil
+    ) throws -> (tuple: DeviceTuple, created: Bool) {
+        try store.report(
+            username: user, selector: selector, appIDCalls: app, tokenCalls: fcmToken,
+            appIDOther: bothPairs ? app : nil, tokenOther: bothPairs ? fcmToken : nil, platform: platform, now: at ?? t0)
     }
 
     /// The iOS 13+ report: both pairs.
@@ -74,9 +78,7 @@ final class TupleStoreTests: XCTestCase {
     func testSeveralDevicesOfOneUserAreAllKept() throws {
         let (store, _, _) = try makeStores()
         let iPhone = try reportIPhone(store).tuple
-        let pixel = try store.report(
-            username: "alice", selector: pixelSelector, appIDCalls: app, tokenCalls: fcmToken,
-            appIDOther: app, tokenOther: fcmToken, platform: .android, now: t0).tuple
+        let pixel = try reportPixel(store, bothPairs: true).tuple
         XCTAssertEqual(try store.list(username: "alice", limit: 10, offset: 0), [iPhone, pixel])
         XCTAssertEqual(try store.count(username: "alice"), 2)
         XCTAssertEqual(try store.count(username: "bob"), 0)
@@ -97,9 +99,7 @@ final class TupleStoreTests: XCTestCase {
     func testATokenMovesFromAnotherSelectorOfTheSameUserAndAcrossPairs() throws {
         let (store, _, _) = try makeStores()
         let old = try reportIPhone(store).tuple
-        let unrelated = try store.report(
-            username: "bob", selector: iPhoneSelector, appIDCalls: app, tokenCalls: fcmToken,
-            appIDOther: nil, tokenOther: nil, platform: .android, now: t0).tuple
+        let unrelated = try reportPixel(store, user: "bob", selector: iPhoneSelector).tuple
         // Same device, account re-added (new selector), reporting only the
         // "other" pair: alice's old selector held that token, so it goes.
         let newSelector = "12869E0E6E553673C54F29105A0647204C416A2A:00000002"
@@ -147,8 +147,8 @@ final class TupleStoreTests: XCTestCase {
                         return XCTFail("\(error)")
                     }
                     XCTAssertEqual(name, field)
-                    XCTAssertFalse("\(error)".contains(self.voipToken), "never echo a token")
-                    XCTAssertFalse("\(error)".contains(self.apnsToken), "never echo a token")
+                    XCTAssertFalse("\(error)".contains(voipToken), "never echo a token")
+                    XCTAssertFalse("\(error)".contains(apnsToken), "never echo a token")
                 }
             }
         }
@@ -205,7 +205,7 @@ final class TupleStoreTests: XCTestCase {
                 }
                 XCTAssertEqual(name, c.field)
                 XCTAssertTrue("\(error)".hasPrefix("invalid \(c.field): "), "\(error)")
-                XCTAssertFalse(reason.contains(self.voipToken), "never echo a token")
+                XCTAssertFalse(reason.contains(voipToken), "never echo a token")
             }
             XCTAssertThrowsError(try store.create(
                 username: "bob", selector: c.selector, appIDCalls: c.appID, tokenCalls: c.token,
@@ -233,8 +233,7 @@ final class TupleStoreTests: XCTestCase {
     func testRemovingAUserRemovesItsTuples() throws {
         let (store, users, _) = try makeStores()
         try reportIPhone(store)
-        try store.report(username: "alice", selector: pixelSelector, appIDCalls: app, tokenCalls: fcmToken,
-                         appIDOther: nil, tokenOther: nil, platform: .android, now: t0)
+        try reportPixel(store)
         let bobs = try reportIPhone(store, user: "bob", voip: String(repeating: "ab", count: 32),
                                     other: String(repeating: "cd", count: 32)).tuple
         try users.remove(username: "alice")
@@ -244,15 +243,13 @@ final class TupleStoreTests: XCTestCase {
     func testPurgeDeletesOnlyTuplesNotSeenSince() throws {
         let (store, _, _) = try makeStores()
         let stale = try reportIPhone(store, at: t0).tuple
-        let fresh = try store.report(username: "bob", selector: pixelSelector, appIDCalls: app, tokenCalls: fcmToken,
-                                     appIDOther: nil, tokenOther: nil, platform: .android, now: t0.addingTimeInterval(100)).tuple
+        let fresh = try reportPixel(store, user: "bob", at: t0.addingTimeInterval(100)).tuple
         XCTAssertEqual(try store.purge(notSeenSince: t0), 0, "seen exactly then: kept")
         XCTAssertEqual(try store.purge(notSeenSince: t0.addingTimeInterval(50)), 1)
         XCTAssertNil(try store.get(id: stale.id))
         XCTAssertEqual(try store.list(username: nil, limit: 10, offset: 0), [fresh])
         // A new report refreshes last-seen, which saves the tuple from the next purge.
-        try store.report(username: "bob", selector: pixelSelector, appIDCalls: app, tokenCalls: fcmToken,
-                         appIDOther: nil, tokenOther: nil, platform: nil, now: t0.addingTimeInterval(1000))
+        try reportPixel(store, user: "bob", platform: nil, at: t0.addingTimeInterval(1000))
         XCTAssertEqual(try store.purge(notSeenSince: t0.addingTimeInterval(500)), 0)
     }
 
@@ -353,8 +350,7 @@ final class TupleStoreTests: XCTestCase {
         try UserStore(database: first).add(username: "alice", realm: "sipwake", ha1MD5: md5, ha1SHA256: sha256)
         let store = TupleStore(database: first)
         let iPhone = try reportIPhone(store).tuple
-        let pixel = try store.report(username: "alice", selector: pixelSelector, appIDCalls: app, tokenCalls: fcmToken,
-                                     appIDOther: app, tokenOther: fcmToken, platform: .android, now: t0).tuple
+        let pixel = try reportPixel(store, bothPairs: true).tuple
         try store.recordPushResult(id: pixel.id, at: t0.addingTimeInterval(1.5), status: 200, result: "ok")
         try first.close()
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AttackCommandLine
 import Foundation
 import SIPAttackSupport
 import SIPFlood
@@ -17,20 +18,7 @@ struct SipFloodCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The server, HOST:PORT (loopback only).")
-    var target: String = "127.0.0.1:5060"
-
-    @Option(help: "INVITEs per second.")
-    var rate: Double = 20000
-
-    @Option(help: "Seconds of flooding.")
-    var duration: Double = 10
-
-    @Option(help: "Loopback address the INVITEs come from.")
-    var from: String = "127.0.0.3"
-
-    @Option(name: .customLong("probe-from"), help: "Loopback address of the legitimate client.")
-    var probeFrom: String = "127.0.0.1"
+    @OptionGroup var attack: AttackOptions<FloodProfile>
 
     @Option(help: "The legitimate client's user name.")
     var user: String = "alice"
@@ -47,12 +35,6 @@ struct SipFloodCommand: ParsableCommand {
     @Option(help: "Seconds of probing before the flood starts.")
     var baseline: Double = 3
 
-    @Option(name: .customLong("probe-interval"), help: "Seconds between the legitimate client's REGISTERs.")
-    var probeInterval: Double = 0.1
-
-    @Option(name: .customLong("probe-timeout"), help: "Seconds each REGISTER may wait for its final response.")
-    var probeTimeout: Double = 2
-
     @Option(name: .customLong("linger-idle"), help: "After the flood, stop once nothing came back for this long.")
     var lingerIdle: Double = 5
 
@@ -64,12 +46,13 @@ struct SipFloodCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try FloodConfiguration(
-            target: LoopbackEndpoint(parsing: target), floodSource: .address(from), probeSource: .address(probeFrom),
-            rate: rate, duration: duration, baseline: baseline, user: user, password: password, callee: callee,
-            domain: domain, probeInterval: probeInterval, probeTimeout: probeTimeout, lingerIdle: lingerIdle,
-            lingerMax: lingerMax, pid: pid)
+            target: attack.targetEndpoint(), floodSource: attack.source(), probeSource: attack.probeSource(),
+            rate: attack.rate, duration: attack.duration, baseline: baseline, user: user, password: password,
+            callee: callee, domain: domain, probeInterval: attack.probeInterval, probeTimeout: attack.probeTimeout,
+            lingerIdle: lingerIdle, lingerMax: lingerMax, pid: pid)
         let flood = try FloodRun(configuration)
-        let start = "sip-flood: \(baseline) s baseline, \(rate)/s for \(duration) s, then up to \(lingerMax) s for the last answers\n"
+        let start = "sip-flood: \(baseline) s baseline, \(attack.rate)/s for \(attack.duration) s, " +
+            "then up to \(lingerMax) s for the last answers\n"
         FileHandle.standardError.write(Data(start.utf8))
         print(try flood.run().report)
     }

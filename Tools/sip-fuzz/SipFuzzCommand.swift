@@ -1,4 +1,5 @@
 import ArgumentParser
+import AttackCommandLine
 import Foundation
 import SIPAttackSupport
 import SIPFuzz
@@ -11,22 +12,17 @@ struct SipFuzzCommand: ParsableCommand {
         commandName: "sip-fuzz",
         abstract: "Fuzz a SIP server on loopback over UDP, TCP and TLS, watching that it keeps answering.",
         discussion: """
+            The liveness probes go to the UDP port of --target; after --duration the run watches the server \
+            for one --probe-timeout more.
             Exit status: 0 when the server neither crashed nor stalled, 1 when it did, 2 on a usage error.
             Only loopback targets and sources (127.0.0.0/8) are accepted. See docs/security.md.
             """
     )
 
-    @Option(help: "The server, HOST:PORT (loopback only). Its UDP port also takes the liveness probes.")
-    var target: String = "127.0.0.1:5060"
+    @OptionGroup var attack: AttackOptions<FuzzProfile>
 
     @Option(help: "Comma-separated: udp, tcp, tls.")
     var transports: String = "udp,tcp"
-
-    @Option(help: "Seconds of fuzzing (then one probe timeout more to watch the server).")
-    var duration: Double = 60
-
-    @Option(help: "Inputs per second, at most.")
-    var rate: Double = 200
 
     @Option(help: "Seed of the inputs; the same seed sends the same inputs. Default: from the clock, printed.")
     var seed: UInt64?
@@ -40,18 +36,6 @@ struct SipFuzzCommand: ParsableCommand {
     @Option(name: .customLong("tls-port"), help: "The server's TLS port (same host as --target), for the tls transport.")
     var tlsPort: Int?
 
-    @Option(help: "Loopback address the inputs come from.")
-    var from: String = "127.0.0.2"
-
-    @Option(name: .customLong("probe-from"), help: "Loopback address of the liveness probe.")
-    var probeFrom: String = "127.0.0.1"
-
-    @Option(name: .customLong("probe-interval"), help: "Seconds between liveness probes.")
-    var probeInterval: Double = 0.2
-
-    @Option(name: .customLong("probe-timeout"), help: "Seconds within which a probe must be answered.")
-    var probeTimeout: Double = 2
-
     @Option(help: "How many inputs before the suspects are saved as well.")
     var keep: Int = 64
 
@@ -59,10 +43,10 @@ struct SipFuzzCommand: ParsableCommand {
     var replay: [String] = []
 
     func run() throws {
-        let targetEndpoint = try LoopbackEndpoint(parsing: target)
+        let targetEndpoint = try attack.targetEndpoint()
         let tlsTarget = try tlsPort.map { try targetEndpoint.with(port: $0) }
-        let source = try LoopbackEndpoint.address(from)
-        let probeSource = try LoopbackEndpoint.address(probeFrom)
+        let source = try attack.source()
+        let probeSource = try attack.probeSource()
         if !replay.isEmpty {
             let replayer = try FuzzReplayer(target: targetEndpoint, tlsTarget: tlsTarget, source: source,
                                             probeSource: probeSource, pid: pid)
@@ -76,11 +60,11 @@ struct SipFuzzCommand: ParsableCommand {
         }
         let chosenSeed = seed ?? UInt64(Date().timeIntervalSince1970 * 1000) % 1_000_000
         let configuration = try FuzzConfiguration(
-            target: targetEndpoint, tlsTarget: tlsTarget, transports: transportList, duration: duration, rate: rate,
+            target: targetEndpoint, tlsTarget: tlsTarget, transports: transportList, duration: attack.duration, rate: attack.rate,
             seed: chosenSeed, pid: pid, outputDirectory: output, source: source, probeSource: probeSource,
-            probeInterval: probeInterval, probeTimeout: probeTimeout, keep: keep)
+            probeInterval: attack.probeInterval, probeTimeout: attack.probeTimeout, keep: keep)
         let campaign = try FuzzCampaign(configuration)
-        let start = "sip-fuzz: seed \(chosenSeed), \(transportList.map(\.rawValue).joined(separator: ",")) to \(targetEndpoint) for \(duration) s\n"
+        let start = "sip-fuzz: seed \(chosenSeed), \(transportList.map(\.rawValue).joined(separator: ",")) to \(targetEndpoint) for \(attack.duration) s\n"
         FileHandle.standardError.write(Data(start.utf8))
         let summary = try campaign.run { partial in
             let latency = LatencyStatistics.milliseconds(partial.latency.max)

@@ -97,6 +97,18 @@ final class RawSIPSocket {
         return String(decoding: buffer[0..<n], as: UTF8.self)
     }
 
+    /// Reads what arrives in up to `reads` waits of `timeout` seconds each,
+    /// stopping early when the server closes the stream connection.
+    func receiveUntilClosed(reads: Int, timeout: Double = 1) -> (received: String, closed: Bool) {
+        var received = ""
+        for _ in 0..<reads {
+            guard let chunk = receive(timeout: timeout) else { continue }
+            if chunk.isEmpty { return (received, true) }
+            received += chunk
+        }
+        return (received, false)
+    }
+
     /// A minimal request with a Via pointing back at this socket.
     func request(method: String = "OPTIONS", uri: String = "sip:localhost", extra: String = "", body: String = "") -> String {
         let transport = isStream ? "TCP" : "UDP"

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import XCTest
 
 /// A real `sipwake serve` process on loopback, with its own config file and
 /// database in a fresh temporary directory. Also runs the CLI on that config.
@@ -133,6 +134,17 @@ final class SipwakeProcess: @unchecked Sendable {
     /// Runs `sipwake ARGS --config <this config>`.
     func cli(_ arguments: [String], environment: [String: String] = [:], addConfig: Bool = true) throws -> CLIResult {
         try Self.run(Self.executable, arguments + (addConfig ? ["--config", configPath] : []), environment: environment)
+    }
+
+    /// Runs `sipwake ARGS --config <this config>` and checks that it fails
+    /// (status 1) and says `message` on stderr. Returns what it printed.
+    @discardableResult
+    func assertCLIFails(_ arguments: [String], saying message: String, environment: [String: String] = [:],
+                        file: StaticString = #filePath, line: UInt = #line) throws -> CLIResult {
+        let result = try cli(arguments, environment: environment)
+        XCTAssertEqual(result.status, 1, file: file, line: line)
+        XCTAssertTrue(result.stderr.contains(message), result.stderr, file: file, line: line)
+        return result
     }
 
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> CLIResult {
