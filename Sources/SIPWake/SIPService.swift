@@ -104,7 +104,7 @@ public struct SIPService: Service {
         logger.info("sip shutting down")
         await server.beginShutdown()
         // Commit what is queued; its REGISTERs are answered on the loop.
-        await Task.detached { writer.shutdown() }.value
+        await Self.waitOffThePool { writer.shutdown() }
         await server.drainReplies()
         // Calls in progress end `interrupted` and their devices are told now:
         // the push client stops after this service, so the missed-call pushes
@@ -113,8 +113,20 @@ public struct SIPService: Service {
         let remaining = await server.bindingCount
         await server.stop()
         loop.stop()
-        await Task.detached { records?.shutdown() }.value
+        await Self.waitOffThePool { records?.shutdown() }
         logger.info("sip stopped", metadata: ["bindings.count": "\(remaining)"])
+    }
+
+    /// Runs a call that blocks until a writer thread has drained (its
+    /// shutdown) on a thread of its own, so Swift's cooperative threads never
+    /// wait on the disk.
+    private static func waitOffThePool(_ body: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                body()
+                continuation.resume()
+            }
+        }
     }
 
     /// Records a crash left open (no outcome, no end) are closed
