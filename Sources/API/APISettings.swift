@@ -19,10 +19,13 @@ public struct APISettings: Sendable {
     public var adminFailuresPerMinute: Int
     /// Nonce signing secret for HTTP Digest challenges.
     public var nonceSecret: [UInt8]
+    /// The push providers this server has: a tuple the admin API writes
+    /// must name one of them, or its device could never be woken.
+    public var pushProviders: [String]
 
     public init(realm: String, algorithms: [DigestAlgorithm] = [.sha256, .md5], adminToken: String?,
                 maxBodySize: Int = 16 * 1024, failedLoginsPerMinute: Int = 10, adminFailuresPerMinute: Int = 5,
-                nonceSecret: [UInt8]) {
+                nonceSecret: [UInt8], pushProviders: [String] = ["acrobits"]) {
         self.realm = realm
         self.algorithms = algorithms
         self.adminToken = adminToken
@@ -30,5 +33,6 @@ public struct APISettings: Sendable {
         self.failedLoginsPerMinute = failedLoginsPerMinute
         self.adminFailuresPerMinute = adminFailuresPerMinute
         self.nonceSecret = nonceSecret
+        self.pushProviders = pushProviders
     }
 }

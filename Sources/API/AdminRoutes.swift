@@ -59,7 +59,7 @@ struct AdminRoutes {
         group.post("tuples") { request, _ in
             let body = try APIJSON.decode(AdminTupleBody.self, from: try await reader.read(request))
             return try Self.guarded(logger) {
-                let fields = try body.validated()
+                let fields = try body.validated(providers: settings.pushProviders)
                 let tuple = try tuples.create(
                     username: fields.username, selector: fields.selector,
                     appIDCalls: body.appIDCalls, tokenCalls: body.tokenCalls,
@@ -75,7 +75,7 @@ struct AdminRoutes {
             let id = try Self.tupleID(context)
             let body = try APIJSON.decode(AdminTupleBody.self, from: try await reader.read(request))
             return try Self.guarded(logger) {
-                let fields = try body.validated()
+                let fields = try body.validated(providers: settings.pushProviders)
                 let tuple = try tuples.update(
                     id: id, username: fields.username, selector: fields.selector,
                     appIDCalls: body.appIDCalls, tokenCalls: body.tokenCalls,

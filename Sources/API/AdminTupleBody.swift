@@ -30,7 +30,8 @@ struct AdminTupleBody: Decodable, Sendable {
         let provider: String
     }
 
-    func validated() throws -> Fields {
+    /// `providers`: the names this server pushes through.
+    func validated(providers: [String]) throws -> Fields {
         guard let username else { throw AdminError.badRequest("missing username", field: "username") }
         guard let selector else { throw AdminError.badRequest("missing selector", field: "selector") }
         var known: DevicePlatform?
@@ -44,6 +45,10 @@ struct AdminTupleBody: Decodable, Sendable {
         guard DeviceTuple.isValidProvider(provider) else {
             throw AdminError.badRequest(
                 "invalid provider: use 1 to 32 characters among lowercase letters, digits and '-'", field: "provider")
+        }
+        guard providers.contains(provider) else {
+            throw AdminError.badRequest(
+                "unknown provider: this server pushes through \(providers.joined(separator: ", "))", field: "provider")
         }
         return Fields(username: username, selector: selector, platform: known, provider: provider)
     }

@@ -52,6 +52,8 @@ public final class PushClient: Service, PushSender, Sendable {
     /// message's name or ("push client stopped") once the client is shutting down.
     public func send(_ message: PushMessage, completion: @escaping @Sendable (PushResult) -> Void) {
         guard let provider = providers.provider(named: message.provider) else {
+            logger.warning("push provider not configured", metadata: [
+                "push.provider": "\(message.provider)", "push.tuple_id": "\(message.tupleID)"])
             completion(PushResult(kind: .failed, detail: "no push provider \(message.provider)"))
             return
         }

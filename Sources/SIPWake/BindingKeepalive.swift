@@ -15,10 +15,12 @@ final class BindingKeepalive {
     private let fromURI: String
     private let logger: Logger
     private var ticks: UInt64 = 0
-    private let sent = Counter(label: "sipwake_keepalive_sent_total")
-    private let failed = Counter(label: "sipwake_keepalive_failures_total")
+    private let sent: Counter
+    private let failed: Counter
 
-    init(intervalSeconds: Int, domain: String, logger: Logger) {
+    init(intervalSeconds: Int, domain: String, logger: Logger, metrics: any MetricsFactory) {
+        sent = Counter(label: "sipwake_keepalive_sent_total", factory: metrics)
+        failed = Counter(label: "sipwake_keepalive_failures_total", factory: metrics)
         interval = UInt64(max(1, intervalSeconds))
         fromURI = "<sip:sipwake@\(domain)>"
         self.logger = logger

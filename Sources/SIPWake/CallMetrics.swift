@@ -12,7 +12,7 @@ struct CallMetrics {
 
     /// `factory` is the metrics backend `serve` set up; by default the one
     /// bootstrapped for the process.
-    init(factory: any MetricsFactory = MetricsSystem.factory) {
+    init(factory: any MetricsFactory) {
         calls = Counter(label: "sipwake_calls_total", factory: factory)
         rejected = Counter(label: "sipwake_calls_rejected_total", factory: factory)
         branches = Counter(label: "sipwake_branches_total", factory: factory)

@@ -19,6 +19,8 @@ import SIPCore
 final class CallProxy {
     private let settings: CallProxySettings
     private let tuples: DeviceTupleQueue
+    /// The tuple work of calls, for the shutdown to wait for.
+    var tupleWork: DeviceTupleQueue { tuples }
     private let recorder: CallRecorder
     private let pushes: PushDispatcher
     private let forwarder: BranchForwarder
@@ -26,7 +28,7 @@ final class CallProxy {
     private let clock: @Sendable () -> Date
     /// Runs a closure back on the SIP loop, inside the owning actor.
     private let resume: @Sendable (@escaping @Sendable (CallProxy) -> Void) -> Void
-    private let metrics = CallMetrics()
+    private let metrics: CallMetrics
     /// INVITE received → its branches to registered contacts sent.
     let forkLatency = LatencyHistogram()
     /// INVITE received → its pushes handed to the HTTP client (after the
@@ -43,9 +45,10 @@ final class CallProxy {
     private var draining = false
 
     init(settings: CallProxySettings, tuples: any TupleRepository, records: (any CallRecordSink)?,
-         push: (any PushSender)?, logger: Logger, clock: @escaping @Sendable () -> Date,
+         push: (any PushSender)?, logger: Logger, metrics: any MetricsFactory, clock: @escaping @Sendable () -> Date,
          resume: @escaping @Sendable (@escaping @Sendable (CallProxy) -> Void) -> Void) {
         self.settings = settings
+        self.metrics = CallMetrics(factory: metrics)
         self.tuples = DeviceTupleQueue(store: tuples)
         recorder = CallRecorder(sink: records)
         pushes = PushDispatcher(
@@ -103,7 +106,7 @@ final class CallProxy {
         guard readTuples, calls[key] != nil else { return }
         // Tuples are read off the loop.
         let resume = self.resume
-        tuples.async { [logger] store in
+        tuples.read { [logger] store in
             let loaded = CallProxy.loadTargets(store, aor: aor, logger: logger)
             resume { proxy in proxy.tuplesLoaded(key, targets: loaded) }
         }
@@ -253,7 +256,7 @@ final class CallProxy {
             sendPush(id, target, event, call)
         case .deleteTuple(let tupleID):
             let logger = call.logger
-            tuples.async { store in
+            tuples.write { store in
                 do { _ = try store.delete(id: tupleID) } catch {
                     logger.error("stale tuple not deleted", metadata: ["push.tuple_id": "\(tupleID)", "error": "\(error)"])
                 }

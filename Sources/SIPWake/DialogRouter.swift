@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import Model
 import Registrar
 import SIPCore
@@ -13,14 +14,15 @@ import SIPCore
 final class DialogRouter {
     private let settings: CallProxySettings
     private let logger: Logger
-    private let metrics = CallMetrics()
+    private let metrics: CallMetrics
     var agent: SIPAgent?
     /// Requests forwarded statefully, until their final response is relayed.
     private var inFlight: [ObjectIdentifier: (request: IncomingRequest, branch: ProxyBranch)] = [:]
 
-    init(settings: CallProxySettings, logger: Logger) {
+    init(settings: CallProxySettings, logger: Logger, metrics: any MetricsFactory) {
         self.settings = settings
         self.logger = logger
+        self.metrics = CallMetrics(factory: metrics)
     }
 
     /// True when the request's topmost Route names this proxy.

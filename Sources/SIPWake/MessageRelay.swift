@@ -1,6 +1,7 @@
 import Forking
 import Foundation
 import Logging
+import Metrics
 import Model
 import Registrar
 import SIPCore
@@ -25,12 +26,13 @@ final class MessageRelay {
     }
 
     private let logger: Logger
-    private let metrics = CallMetrics()
+    private let metrics: CallMetrics
     var agent: SIPAgent?
     private var relays: [ObjectIdentifier: Relay] = [:]
 
-    init(logger: Logger) {
+    init(logger: Logger, metrics: any MetricsFactory) {
         self.logger = logger
+        self.metrics = CallMetrics(factory: metrics)
     }
 
     var pendingCount: Int { relays.count }

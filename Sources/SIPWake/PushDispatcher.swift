@@ -44,7 +44,7 @@ struct PushDispatcher: Sendable {
     /// Puts `result` on the tuple, off the loop, when call records are off.
     func recordOnTuple(_ result: PushResult, tupleID: Int64, at now: Date, logger: Logger) {
         guard let tuples = tupleResults else { return }
-        tuples.async { store in
+        tuples.write { store in
             do {
                 try store.recordPushResult(id: tupleID, at: now, status: result.httpStatus, result: result.name)
             } catch {

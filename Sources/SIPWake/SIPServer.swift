@@ -89,7 +89,8 @@ actor SIPServer: SIPRequestHandler {
         registrar.load(bindings: bindings)
         self.registrar = registrar
         let calls = CallProxy(
-            settings: callSettings, tuples: tuples, records: records, push: push, logger: logger, clock: clock,
+            settings: callSettings, tuples: tuples, records: records, push: push, logger: logger, metrics: metrics,
+            clock: clock,
             resume: { [loop, weak self] body in
                 loop.execute { [weak self] in
                     self?.assumeIsolated { server in
@@ -102,13 +103,13 @@ actor SIPServer: SIPRequestHandler {
             calls?.bindingsChanged(changes, receivedAt: request?.receivedAt)
         }
         self.calls = calls
-        let dialogs = DialogRouter(settings: callSettings, logger: logger)
+        let dialogs = DialogRouter(settings: callSettings, logger: logger, metrics: metrics)
         self.dialogs = dialogs
-        let messages = MessageRelay(logger: logger)
+        let messages = MessageRelay(logger: logger, metrics: metrics)
         self.messages = messages
         if settings.keepaliveInterval > 0 {
             keepalive = BindingKeepalive(intervalSeconds: settings.keepaliveInterval,
-                                         domain: settings.primaryDomain, logger: logger)
+                                         domain: settings.primaryDomain, logger: logger, metrics: metrics)
         }
         let agent = try SIPAgent(loop: loop, listeners: listeners, options: options, handler: self)
         self.agent = agent
@@ -183,6 +184,9 @@ actor SIPServer: SIPRequestHandler {
             try? await Task.sleep(for: .milliseconds(10))
         }
     }
+
+    /// The calls' queued tuple reads and writes, for the shutdown to wait for.
+    var tupleWork: DeviceTupleQueue? { calls?.tupleWork }
 
     /// Closes every listener and connection.
     func stop() {

@@ -111,8 +111,12 @@ public struct SIPService: Service {
         // still leave, and each is answered within push.timeout.
         await server.interruptCalls(waitingAtMost: .seconds(config.push.timeout + 1))
         let remaining = await server.bindingCount
+        let tupleWork = await server.tupleWork
         await server.stop()
         loop.stop()
+        // Stale tokens deleted and push answers of the ended calls reach the
+        // database before it closes.
+        await Self.waitOffThePool { tupleWork?.drain() }
         await Self.waitOffThePool { records?.shutdown() }
         logger.info("sip stopped", metadata: ["bindings.count": "\(remaining)"])
     }

@@ -22,14 +22,16 @@ public enum SipwakeServices {
         // The group stops services in reverse order: the push client goes
         // last, so the missed-call pushes of calls ended by the shutdown still leave.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        // Every push service this server can reach; tuples choose one by name.
+        let providers = PushProviders([
+            AcrobitsProvider(settings: AcrobitsSettings(gatewayURL: config.push.gatewayURL)),
+        ])
         var push: PushClient?
         if config.push.enabled {
             let client = PushClient(
                 settings: PushClientSettings(timeout: Double(config.push.timeout),
                                              caFile: config.push.caFile.isEmpty ? nil : config.push.caFile),
-                providers: PushProviders([
-                    AcrobitsProvider(settings: AcrobitsSettings(gatewayURL: config.push.gatewayURL)),
-                ]),
+                providers: providers,
                 logger: logger)
             services.append(.init(service: client))
             push = client
@@ -53,7 +55,7 @@ public enum SipwakeServices {
                 maxBodySize: config.http.maxBodySize,
                 failedLoginsPerMinute: config.http.failedLoginsPerMinute,
                 adminFailuresPerMinute: config.http.adminFailuresPerMinute,
-                nonceSecret: secret)
+                nonceSecret: secret, pushProviders: providers.names)
             if settings.adminToken == nil {
                 logger.notice("admin API is off: set [http] admin_token (or SIPWAKE_HTTP_ADMIN_TOKEN) to enable it")
             }

@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func aTupleWithoutAProviderIsPushedThroughAcrobitsAndOneCanBeChosen() async throws {
-        try await AdminTests.withApp { client, database in
+        try await AdminTests.withApp(pushProviders: ["acrobits", "fcm-v1"]) { client, database in
             try AdminTests.addUser("alice", to: database)
             var id = 0
             try await client.execute(uri: "/admin/v1/tuples", method: .post, headers: AdminTests.headers(json: true),
@@ -51,6 +51,24 @@ import Testing
                     let json = try Self.json(response)
                     #expect(json["field"] as? String == "provider")
                 }
+            }
+            #expect(try TupleStore(database: database).count() == 0)
+        }
+    }
+
+    /// A tuple naming a provider this server does not have could never be
+    /// woken: refused, and nothing stored.
+    @Test func aProviderThisServerDoesNotHaveIsRefused() async throws {
+        try await AdminTests.withApp { client, database in
+            try AdminTests.addUser("alice", to: database)
+            var body = AdminTests.tupleBody()
+            body["provider"] = "apns"
+            try await client.execute(uri: "/admin/v1/tuples", method: .post, headers: AdminTests.headers(json: true),
+                                     body: try AdminTests.body(body)) { response in
+                #expect(response.status == .badRequest)
+                let json = try Self.json(response)
+                #expect(json["field"] as? String == "provider")
+                #expect((json["error"] as? String)?.contains("acrobits") == true)
             }
             #expect(try TupleStore(database: database).count() == 0)
         }

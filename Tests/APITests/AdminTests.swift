@@ -26,6 +26,7 @@ enum AdminTests {
     /// Runs `test` against a live app; the database file is deleted afterwards.
     static func withApp(
         token: String? = AdminTests.token, maxBodySize: Int = 16 * 1024, adminFailuresPerMinute: Int = 5,
+        pushProviders: [String] = ["acrobits"],
         clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "admin-test"),
         _ test: @Sendable (any TestClientProtocol, SipwakeDatabase) async throws -> Void
     ) async throws {
@@ -34,7 +35,8 @@ enum AdminTests {
         let database = try SipwakeDatabase(path: dir.appendingPathComponent("db.sqlite").path)
         defer { try? database.close() }
         let settings = APISettings(realm: realm, adminToken: token, maxBodySize: maxBodySize,
-                                   adminFailuresPerMinute: adminFailuresPerMinute, nonceSecret: [7, 7, 7])
+                                   adminFailuresPerMinute: adminFailuresPerMinute, nonceSecret: [7, 7, 7],
+                                   pushProviders: pushProviders)
         let router = APIRouter.make(stores: database.stores, settings: settings, logger: logger, clock: clock)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in try await test(client, database) }

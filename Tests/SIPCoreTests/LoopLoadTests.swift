@@ -29,10 +29,17 @@ import Testing
         #expect(load.lastRatio == 0)
     }
 
+    /// A thread that spins reads as busy in some window. One window may read
+    /// idle on a shared machine (the thread was descheduled through it), so
+    /// the spin goes on, for up to 2 s, until a window reads busy.
     @Test func theRealClocksGiveARatio() {
         var load = LoopLoad(windowMilliseconds: 1)
         let start = ContinuousClock.now
-        while ContinuousClock.now - start < .milliseconds(5) { load.sample() }
-        #expect(load.lastRatio > 0)
+        var highest = 0.0
+        while highest < 0.5, ContinuousClock.now - start < .seconds(2) {
+            load.sample()
+            highest = max(highest, load.lastRatio)
+        }
+        #expect(highest >= 0.5)
     }
 }
