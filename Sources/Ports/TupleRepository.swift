@@ -55,7 +55,9 @@ public protocol TupleRepository: Sendable {
     func purge(notSeenSince: Date) throws -> Int
 
     /// Records the answer to a push to tuple `id`: when, the HTTP status (nil
-    /// when none came) and a short result.
+    /// when none came) and a short result. With `sentAt`, a tuple created
+    /// after the push was sent (a new device that got a deleted tuple's id)
+    /// is left alone.
     /// - Throws: `invalidField`, `tupleNotFound`.
-    func recordPushResult(id: Int64, at: Date, status: Int?, result: String) throws
+    func recordPushResult(id: Int64, sentAt: Date?, at: Date, status: Int?, result: String) throws
 }

@@ -313,7 +313,7 @@ final class CallProxy {
         let key = call.key
         let resume = self.resume
         let failure = pushes.send(message) { result in
-            resume { proxy in proxy.pushCompleted(key, id, tupleID: target.tupleID, result: result) }
+            resume { proxy in proxy.pushCompleted(key, id, tupleID: target.tupleID, sentAt: now, result: result) }
         }
         if let failure {
             queued.append((key, .pushResult(id, failure)))
@@ -322,8 +322,8 @@ final class CallProxy {
         }
     }
 
-    private func pushCompleted(_ key: String, _ id: PushID, tupleID: Int64, result: PushResult) {
-        pushes.recordOnTuple(result, tupleID: tupleID, at: clock(), logger: calls[key]?.logger ?? logger)
+    private func pushCompleted(_ key: String, _ id: PushID, tupleID: Int64, sentAt: Date, result: PushResult) {
+        pushes.recordOnTuple(result, tupleID: tupleID, sentAt: sentAt, at: clock(), logger: calls[key]?.logger ?? logger)
         if result.kind != .delivered { metrics.pushFailures.increment() }
         deliver(key, .pushResult(id, result))
     }

@@ -42,11 +42,13 @@ struct PushDispatcher: Sendable {
     }
 
     /// Puts `result` on the tuple, off the loop, when call records are off.
-    func recordOnTuple(_ result: PushResult, tupleID: Int64, at now: Date, logger: Logger) {
+    /// `sentAt` keeps the answer off a tuple created after the push left.
+    func recordOnTuple(_ result: PushResult, tupleID: Int64, sentAt: Date, at now: Date, logger: Logger) {
         guard let tuples = tupleResults else { return }
         tuples.write { store in
             do {
-                try store.recordPushResult(id: tupleID, at: now, status: result.httpStatus, result: result.name)
+                try store.recordPushResult(id: tupleID, sentAt: sentAt, at: now, status: result.httpStatus,
+                                           result: result.name)
             } catch {
                 logger.debug("push result not written on the tuple",
                              metadata: ["push.tuple_id": "\(tupleID)", "error": "\(error)"])

@@ -86,8 +86,7 @@ final class AdminAPITests: XCTestCase {
             let stored = try XCTUnwrap(try TupleStore(database: database).get(id: Int64(id)))
             XCTAssertEqual(stored.tokenCalls, AdminTests.apnsToken)
 
-            try TupleStore(database: database).recordPushResult(
-                id: Int64(id), at: Date(timeIntervalSince1970: 1_800_000_000), status: 200, result: "ok")
+            try TupleStore(database: database).recordPushResult(id: Int64(id), sentAt: nil, at: Date(timeIntervalSince1970: 1_800_000_000), status: 200, result: "ok")
             try await client.execute(uri: "/admin/v1/tuples/\(id)", method: .get, headers: AdminTests.headers()) { response in
                 XCTAssertEqual(response.status, .ok)
                 let json = try AdminTests.object(response)

@@ -98,7 +98,7 @@ final class TuplesCLITests: XCTestCase {
         let server = try makeServer()
         let tuples = try seed(server)
         try withStore(server) { store in
-            try store.recordPushResult(id: tuples[1].id, at: Date(), status: 200, result: "ok")
+            try store.recordPushResult(id: tuples[1].id, sentAt: nil, at: Date(), status: 200, result: "ok")
         }
         let text = try server.cli(["tuples", "show", String(tuples[1].id)])
         XCTAssertEqual(text.status, 0, text.stderr)

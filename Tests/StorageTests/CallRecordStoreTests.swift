@@ -244,7 +244,7 @@ final class CallRecordStoreTests: XCTestCase {
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
         let (tuples, tuple) = try aliceWithTuple(database, createdAt: t0)
         let store = CallRecordStore(database: database)
-        try tuples.recordPushResult(id: tuple.id, at: t0.addingTimeInterval(10), status: 200, result: "newest")
+        try tuples.recordPushResult(id: tuple.id, sentAt: nil, at: t0.addingTimeInterval(10), status: 200, result: "newest")
         try store.save(record("older", tuple: tuple.id, sent: t0, answered: t0.addingTimeInterval(1), result: "older"))
         XCTAssertEqual(try tuples.get(id: tuple.id)?.lastPushResult, "newest")
         // In one batch, in either order, the later answer wins.

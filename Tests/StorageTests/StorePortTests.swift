@@ -71,7 +71,7 @@ import Testing
             #expect(!again.created)
             #expect(again.tuple.provider == "apns")
 
-            try tuples.recordPushResult(id: reported.tuple.id, at: Self.now, status: 200, result: "ok")
+            try tuples.recordPushResult(id: reported.tuple.id, sentAt: nil, at: Self.now, status: 200, result: "ok")
             #expect(try tuples.get(id: reported.tuple.id)?.lastPushStatus == 200)
 
             #expect(try tuples.remove(username: "alice", selector: "s1"))

@@ -324,24 +324,36 @@ final class TupleStoreTests: XCTestCase {
         let (store, _, _) = try makeStores()
         let t = try reportIPhone(store).tuple
         let pushed = t0.addingTimeInterval(30)
-        try store.recordPushResult(id: t.id, at: pushed, status: 410, result: "Unregistered")
+        try store.recordPushResult(id: t.id, sentAt: nil, at: pushed, status: 410, result: "Unregistered")
         var expected = t
         expected.lastPushAt = pushed
         expected.lastPushStatus = 410
         expected.lastPushResult = "Unregistered"
         XCTAssertEqual(try store.get(id: t.id), expected)
-        try store.recordPushResult(id: t.id, at: pushed, status: nil, result: "timeout after 10 s")
+        try store.recordPushResult(id: t.id, sentAt: nil, at: pushed, status: nil, result: "timeout after 10 s")
         XCTAssertNil(try store.get(id: t.id)?.lastPushStatus)
         // A new report keeps the push result (it is about this row, not the token).
         XCTAssertEqual(try reportIPhone(store, at: pushed).tuple.lastPushResult, "timeout after 10 s")
 
-        XCTAssertThrowsError(try store.recordPushResult(id: 999, at: pushed, status: 200, result: "ok")) { error in
+        XCTAssertThrowsError(try store.recordPushResult(id: 999, sentAt: nil, at: pushed, status: 200, result: "ok")) { error in
             XCTAssertEqual(error as? StorageError, .tupleNotFound(id: 999))
         }
-        XCTAssertThrowsError(try store.recordPushResult(id: t.id, at: pushed, status: 200, result: "ok\nINJECTED")) { error in
+        XCTAssertThrowsError(try store.recordPushResult(id: t.id, sentAt: nil, at: pushed, status: 200, result: "ok\nINJECTED")) { error in
             XCTAssertEqual(error as? StorageError, .invalidField(name: "result", reason: "contains a control character"))
         }
         XCTAssertEqual(try store.get(id: t.id)?.lastPushResult, "timeout after 10 s")
+    }
+
+    /// The answer to a push sent before the tuple existed belongs to a device
+    /// whose tuple was deleted and whose id a new one now holds: left alone.
+    func testAPushAnswerOlderThanTheTupleIsNotWrittenOnIt() throws {
+        let (store, _, _) = try makeStores()
+        let t = try reportIPhone(store).tuple
+        try store.recordPushResult(id: t.id, sentAt: t0.addingTimeInterval(-5), at: t0.addingTimeInterval(1),
+                                   status: 200, result: "ok")
+        XCTAssertNil(try store.get(id: t.id)?.lastPushAt, "sent before the tuple was created")
+        try store.recordPushResult(id: t.id, sentAt: t0, at: t0.addingTimeInterval(1), status: 200, result: "ok")
+        XCTAssertEqual(try store.get(id: t.id)?.lastPushResult, "ok", "sent to this tuple")
     }
 
     func testTuplesSurviveCloseAndReopen() throws {
@@ -351,7 +363,7 @@ final class TupleStoreTests: XCTestCase {
         let store = TupleStore(database: first)
         let iPhone = try reportIPhone(store).tuple
         let pixel = try reportPixel(store, bothPairs: true).tuple
-        try store.recordPushResult(id: pixel.id, at: t0.addingTimeInterval(1.5), status: 200, result: "ok")
+        try store.recordPushResult(id: pixel.id, sentAt: nil, at: t0.addingTimeInterval(1.5), status: 200, result: "ok")
         try first.close()
 
         let second = try SipwakeDatabase(path: path)

@@ -217,13 +217,14 @@ public struct TupleStore: TupleRepository {
     /// (`"ok"`, the gateway's reason, an error).
     /// - Throws: `invalidField` (result: 0...1024 characters, no control
     ///   characters), `tupleNotFound`.
-    public func recordPushResult(id: Int64, at: Date, status: Int?, result: String) throws {
+    public func recordPushResult(id: Int64, sentAt: Date?, at: Date, status: Int?, result: String) throws {
         try TupleFields.check(result, name: "result", length: 0...1024)
         try database.pool.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM device_tuples WHERE id = ?", arguments: [id]) != nil else {
                 throw StorageError.tupleNotFound(id: id)
             }
-            try Self.writePushResult(db, id: id, at: at.timeIntervalSince1970, sentAt: nil, status: status, result: result)
+            try Self.writePushResult(db, id: id, at: at.timeIntervalSince1970, sentAt: sentAt?.timeIntervalSince1970,
+                                     status: status, result: result)
         }
     }
 
