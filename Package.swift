@@ -242,7 +242,8 @@ let package = Package(
         .testTarget(
             name: "SIPWakeTests",
             dependencies: [
-                "SIPWake", "SIPCore", "Model", "Ports", "Registrar", "Config", "Forking",
+                "SIPWake", "SIPCore", "Model", "Ports", "Registrar", "Config", "Forking", "SQLiteStorage",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
@@ -260,9 +261,10 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "SIPCore", "Model", "Ports", "Registrar", "SQLiteStorage", "Config", "CSofiaSIP", "CSofiaShim", "CSofiaTestShim", "PushSink",
-                "SIPFuzz", "SIPAttackSupport", "TestSupport",
+                "SIPWake", "SIPFuzz", "SIPAttackSupport", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // Replayed by FuzzRegressionTests, read through #filePath.

@@ -1,0 +1,70 @@
+import Config
+import Foundation
+import Logging
+import Prometheus
+import Registrar
+import SIPWake
+import SQLiteStorage
+import ServiceLifecycle
+import Testing
+
+/// Real SIP traffic moves the counters of the metrics backend the SIP
+/// service is given: a challenge, a wrong password and an accepted
+/// REGISTER, each over UDP to a service running in this process.
+@Suite(.serialized) struct ServiceMetricsTests {
+    @Test func aRegisterExchangeIsCounted() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try TestPorts.free()
+        let config = try SipwakeConfig.parse("""
+            [sip]
+            listen = ["udp:127.0.0.1:\(port)"]
+            domains = ["localhost"]
+            [auth]
+            algorithms = ["MD5"]
+            [database]
+            path = "\(directory.appendingPathComponent("db.sqlite").path)"
+            [http]
+            listen = ""
+            [push]
+            enabled = false
+            """, file: "metrics.toml", environment: [:])
+        let database = try SipwakeDatabase(path: config.database.path)
+        defer { try? database.close() }
+        let realm = config.auth.effectiveRealm
+        _ = try UserStore(database: database).add(
+            username: "alice", realm: realm,
+            ha1MD5: DigestHash.ha1(username: "alice", realm: realm, password: "alice-secret", algorithm: .md5),
+            ha1SHA256: DigestHash.ha1(username: "alice", realm: realm, password: "alice-secret", algorithm: .sha256))
+
+        let registry = PrometheusCollectorRegistry()
+        let logger = Logger(label: "metrics-test") { _ in SwiftLogNoOpLogHandler() }
+        let (ready, readySignal) = AsyncStream.makeStream(of: Void.self)
+        let service = SIPService(
+            config: config, stores: database.stores,
+            bindingJournal: BindingWriter(store: BindingStore(database: database), logger: logger),
+            callRecords: nil, logger: logger, metrics: PrometheusMetricsFactory(registry: registry),
+            ready: { readySignal.yield() })
+        let group = ServiceGroup(configuration: .init(services: [service], logger: logger))
+        let running = Task { try await group.run() }
+        var readiness = ready.makeAsyncIterator()
+        _ = await readiness.next()
+
+        let socket = try RawSIPSocket(udpTo: port)
+        let alice = RawDigestClient(socket: socket, user: "alice", password: "alice-secret")
+        #expect(alice.registerAnsweringChallenge(contact: "<sip:alice@10.0.0.1>", password: "wrong") == 401)
+        #expect(alice.registerAnsweringChallenge(contact: "<sip:alice@10.0.0.1>") == 200)
+
+        await group.triggerGracefulShutdown()
+        try await running.value
+        let text = registry.emitToString()
+        func value(_ name: String) -> String? {
+            text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.map { String($0.dropFirst(name.count + 1)) }
+        }
+        #expect(value("sipwake_digest_challenges_total").flatMap(Double.init).map { $0 >= 3 } == true, "\(text)")
+        #expect(value("sipwake_digest_failures_total") == "1", "\(text)")
+        #expect(value(#"sipwake_register_total{result="accepted"}"#) == "1", "\(text)")
+        #expect(value("sipwake_register_commit_seconds_count") == "1", "\(text)")
+    }
+}
