@@ -19,13 +19,18 @@ public struct APISettings: Sendable {
     public var adminFailuresPerMinute: Int
     /// Nonce signing secret for HTTP Digest challenges.
     public var nonceSecret: [UInt8]
+    /// Lifetime in seconds of the nonces of HTTP Digest challenges (`auth.nonce_lifetime`).
+    public var nonceLifetime: Int
+    /// Requests one Digest nonce may authenticate (`auth.nonce_max_uses`).
+    public var nonceMaxUses: Int
     /// The push providers this server has: a tuple the admin API writes
     /// must name one of them, or its device could never be woken.
     public var pushProviders: [String]
 
     public init(realm: String, algorithms: [DigestAlgorithm] = [.sha256, .md5], adminToken: String?,
                 maxBodySize: Int = 16 * 1024, failedLoginsPerMinute: Int = 10, adminFailuresPerMinute: Int = 5,
-                nonceSecret: [UInt8], pushProviders: [String] = ["acrobits"]) {
+                nonceSecret: [UInt8], nonceLifetime: Int = 300, nonceMaxUses: Int = 100,
+                pushProviders: [String] = ["acrobits"]) {
         self.realm = realm
         self.algorithms = algorithms
         self.adminToken = adminToken
@@ -33,6 +38,8 @@ public struct APISettings: Sendable {
         self.failedLoginsPerMinute = failedLoginsPerMinute
         self.adminFailuresPerMinute = adminFailuresPerMinute
         self.nonceSecret = nonceSecret
+        self.nonceLifetime = nonceLifetime
+        self.nonceMaxUses = nonceMaxUses
         self.pushProviders = pushProviders
     }
 }

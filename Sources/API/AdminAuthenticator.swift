@@ -24,6 +24,7 @@ struct AdminAuthenticator<Context: RequestContext>: RouterMiddleware {
     let limiter: FailedLoginLimiter
     let clock: @Sendable () -> Date
     let logger: Logger
+    let metrics: APIMetrics
 
     /// The limiter counts (address, user) pairs; a bearer token names nobody,
     /// so every admin request is this one user and the pair is the address.
@@ -42,6 +43,7 @@ struct AdminAuthenticator<Context: RequestContext>: RouterMiddleware {
         let metadata: Logger.Metadata = ["client.address": "\(address)", "http.path": "\(request.uri.path)"]
         let now = clock()
         if let wait = limiter.retryAfter(address: address, user: Self.bearerUser, now: now) {
+            metrics.adminBlocked.increment()
             logger.notice("admin request refused while blocked", metadata: metadata)
             throw AdminError(.tooManyRequests, "too many wrong bearer tokens from this address; retry later",
                              headers: [.retryAfter: String(wait)])
@@ -52,6 +54,7 @@ struct AdminAuthenticator<Context: RequestContext>: RouterMiddleware {
         }
         guard ConstantTimeComparison.equals(presented, token) else {
             let blocked = limiter.recordFailure(address: address, user: Self.bearerUser, now: now)
+            metrics.adminLoginFailures.increment()
             logger.warning("admin request with wrong bearer token", metadata: metadata)
             if blocked {
                 logger.warning("admin client address blocked", metadata: metadata)

@@ -9,7 +9,7 @@ import Ports
 /// registered on the admin group, so behind the same bearer token.
 struct AdminCallRoutes {
     let store: any CallRecordArchive
-    let logger: Logger
+    let failures: AdminFailureLog
 
     /// Records hold whole timelines: pages are smaller than tuple pages.
     static let defaultLimit = 50
@@ -17,10 +17,10 @@ struct AdminCallRoutes {
 
     func register<Context: RequestContext>(on group: RouterGroup<Context>) {
         let store = self.store
-        let logger = self.logger
+        let failures = self.failures
 
         group.get("calls") { request, _ in
-            try AdminRoutes.guarded(logger) {
+            try AdminRoutes.guarded(failures) {
                 let user = request.uri.queryParameters.get("user")
                 let outcome = try Self.outcome(request)
                 let limit = try AdminRoutes.integer(request, "limit", default: Self.defaultLimit, range: 0...Self.maxLimit)
@@ -33,7 +33,7 @@ struct AdminCallRoutes {
         }
 
         group.get("calls/{id}") { _, context in
-            try AdminRoutes.guarded(logger) {
+            try AdminRoutes.guarded(failures) {
                 // Hummingbird hands the path segment over as sent: a Call-ID
                 // may carry characters a client has to percent-encode.
                 let raw = context.parameters.get("id") ?? ""

@@ -18,6 +18,10 @@ struct AdminRoutes {
     let stores: Stores
     let settings: APISettings
     let logger: Logger
+    let metrics: APIMetrics
+    /// The metrics in Prometheus' text format, served at `GET /metrics`
+    /// behind the admin token; nil serves nothing there.
+    let exposition: (@Sendable () -> String)?
     let clock: @Sendable () -> Date
 
     static let prefix = "/admin/v1"
@@ -27,17 +31,25 @@ struct AdminRoutes {
     func register<Context: RequestContext>(on router: Router<Context>) {
         // One wrong-token table per router (per client address, `AdminAuthenticator`).
         let limiter = FailedLoginLimiter(limit: settings.adminFailuresPerMinute)
-        let group = router.group(RouterPath(Self.prefix))
-            .add(middleware: AdminAuthenticator<Context>(token: settings.adminToken, limiter: limiter,
-                                                         clock: clock, logger: logger))
+        let authenticator = AdminAuthenticator<Context>(token: settings.adminToken, limiter: limiter,
+                                                        clock: clock, logger: logger, metrics: metrics)
+        let group = router.group(RouterPath(Self.prefix)).add(middleware: authenticator)
+        if let exposition {
+            // Prometheus scrapes with the same bearer token (`authorization` in its scrape config).
+            router.group(RouterPath("/metrics")).add(middleware: authenticator).get { _, _ in
+                Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                         body: ResponseBody(byteBuffer: ByteBuffer(string: exposition())))
+            }
+        }
         let tuples = stores.tuples
         let bindings = stores.bindings
         let reader = AdminBodyReader(maxBodySize: settings.maxBodySize)
         let logger = self.logger
+        let failures = AdminFailureLog(logger: logger, metrics: metrics)
         let clock = self.clock
 
         group.get("tuples") { request, _ in
-            try Self.guarded(logger) {
+            try Self.guarded(failures) {
                 let user = request.uri.queryParameters.get("user")
                 let limit = try Self.integer(request, "limit", default: Self.defaultLimit, range: 0...Self.maxLimit)
                 let offset = try Self.integer(request, "offset", default: 0, range: 0...Int.max)
@@ -49,7 +61,7 @@ struct AdminRoutes {
         }
 
         group.get("tuples/{id}") { _, context in
-            try Self.guarded(logger) {
+            try Self.guarded(failures) {
                 let id = try Self.tupleID(context)
                 guard let tuple = try tuples.get(id: id) else { throw Self.noTuple(id) }
                 return APIJSON.response(.ok, DeviceTupleJSON(tuple))
@@ -58,7 +70,7 @@ struct AdminRoutes {
 
         group.post("tuples") { request, _ in
             let body = try APIJSON.decode(AdminTupleBody.self, from: try await reader.read(request))
-            return try Self.guarded(logger) {
+            return try Self.guarded(failures) {
                 let fields = try body.validated(providers: settings.pushProviders)
                 let tuple = try tuples.create(
                     username: fields.username, selector: fields.selector,
@@ -74,7 +86,7 @@ struct AdminRoutes {
         group.put("tuples/{id}") { request, context in
             let id = try Self.tupleID(context)
             let body = try APIJSON.decode(AdminTupleBody.self, from: try await reader.read(request))
-            return try Self.guarded(logger) {
+            return try Self.guarded(failures) {
                 let fields = try body.validated(providers: settings.pushProviders)
                 let tuple = try tuples.update(
                     id: id, username: fields.username, selector: fields.selector,
@@ -87,7 +99,7 @@ struct AdminRoutes {
         }
 
         group.delete("tuples/{id}") { _, context in
-            try Self.guarded(logger) {
+            try Self.guarded(failures) {
                 let id = try Self.tupleID(context)
                 guard try tuples.delete(id: id) else { throw Self.noTuple(id) }
                 logger.info("admin deleted tuple", metadata: ["tuple.id": "\(id)"])
@@ -97,7 +109,7 @@ struct AdminRoutes {
 
         group.post("tuples/batch-delete") { request, _ in
             let body = try APIJSON.decode(AdminBatchDeleteBody.self, from: try await reader.read(request))
-            return try Self.guarded(logger) {
+            return try Self.guarded(failures) {
                 let deleted = try tuples.delete(ids: try body.validated())
                 logger.info("admin batch-deleted tuples", metadata: ["tuples.requested": "\(body.ids.count)", "tuples.deleted": "\(deleted)"])
                 return APIJSON.response(.ok, AdminDeletedJSON(deleted: deleted))
@@ -105,7 +117,7 @@ struct AdminRoutes {
         }
 
         group.delete("tuples") { request, _ in
-            try Self.guarded(logger, usernameField: "user") {
+            try Self.guarded(failures, usernameField: "user") {
                 guard let user = request.uri.queryParameters.get("user") else {
                     throw AdminError.badRequest("the user query parameter is required", field: "user")
                 }
@@ -115,10 +127,10 @@ struct AdminRoutes {
             }
         }
 
-        AdminCallRoutes(store: stores.callRecords, logger: logger).register(on: group)
+        AdminCallRoutes(store: stores.callRecords, failures: failures).register(on: group)
 
         group.get("registrations") { request, _ in
-            try Self.guarded(logger) {
+            try Self.guarded(failures) {
                 let now = clock()
                 let user = request.uri.queryParameters.get("user")
                 let items = try bindings.list(aor: user?.lowercased())
@@ -133,7 +145,7 @@ struct AdminRoutes {
 
     /// Runs a handler body, turning `StorageError`s into admin errors and
     /// anything unexpected into a logged 500 that reveals nothing.
-    static func guarded(_ logger: Logger, usernameField: String = "username",
+    static func guarded(_ logger: AdminFailureLog, usernameField: String = "username",
                         _ body: () throws -> Response) throws -> Response {
         do {
             return try body()
@@ -142,12 +154,12 @@ struct AdminRoutes {
         } catch let error as StorageError {
             throw refusal(error, usernameField: usernameField, logger: logger)
         } catch {
-            logger.error("admin request failed", metadata: ["error": "\(error)"])
+            logger.internalError("admin request failed", error)
             throw AdminError(.internalServerError, "internal error")
         }
     }
 
-    static func refusal(_ error: StorageError, usernameField: String, logger: Logger) -> AdminError {
+    static func refusal(_ error: StorageError, usernameField: String, logger: AdminFailureLog) -> AdminError {
         switch error {
         case .invalidUsername, .userNotFound:
             return .badRequest(error.description, field: usernameField)
@@ -159,7 +171,7 @@ struct AdminRoutes {
         case .tupleNotFound(let id):
             return noTuple(id)
         default:
-            logger.error("admin storage failure", metadata: ["error": "\(error)"])
+            logger.internalError("admin storage failure", error)
             return AdminError(.internalServerError, "internal error")
         }
     }

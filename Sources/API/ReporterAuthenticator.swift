@@ -28,20 +28,22 @@ struct ReporterAuthenticator: Sendable {
     let limiter: FailedLoginLimiter
     let nonceUses: ReporterNonceUses
     let logger: Logger
+    let metrics: APIMetrics
 
     /// Nonces for HTTP challenges live as long as the SIP ones by default (300 s).
     /// - Parameter startedAt: now, on the routes' clock: nonces issued before
     ///   it are refused as `forgotten` (`NonceTracker`).
     init(users: any UserRepository, settings: APISettings, limiter: FailedLoginLimiter, logger: Logger,
-         startedAt: Date, nonceLifetime: TimeInterval = 300) {
+         metrics: APIMetrics, startedAt: Date) {
         self.users = users
         self.realm = settings.realm
         self.digest = DigestAuthenticator(
             realm: settings.realm, algorithms: settings.algorithms,
-            nonces: NonceIssuer(secret: settings.nonceSecret, lifetime: nonceLifetime))
+            nonces: NonceIssuer(secret: settings.nonceSecret, lifetime: TimeInterval(settings.nonceLifetime)))
         self.limiter = limiter
-        self.nonceUses = ReporterNonceUses(startedAt: startedAt)
+        self.nonceUses = ReporterNonceUses(startedAt: startedAt, maxUses: settings.nonceMaxUses)
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// Who tries which account, from where, on which route: the limiter's key
@@ -54,9 +56,9 @@ struct ReporterAuthenticator: Sendable {
         let path: String
         let now: Date
 
-        /// A Digest username is not checked before it is logged: one that is
-        /// not a valid SIP user name (spaces, say, to forge a second
-        /// `client.address` in a text log line) is logged as "-".
+        /// Names are checked before an attempt exists (`refuseUnlessUsername`);
+        /// "-" stays as a second guard, so a name that could forge a second
+        /// `client.address` in a text log line never reaches one.
         var metadata: Logger.Metadata {
             ["client.address": "\(address)", "sip.user": "\(SIPUsername.isValid(user) ? user : "-")",
              "http.path": "\(path)"]
@@ -71,6 +73,7 @@ struct ReporterAuthenticator: Sendable {
     func authenticate(_ request: ReporterRequest, method: String, uri: String, path: String, authorization: String?,
                       address: String, now: Date) throws -> String {
         if let username = request.username, let password = request.password {
+            try refuseUnlessUsername(username, address: address, path: path)
             let attempt = Attempt(address: address, user: username.lowercased(), path: path, now: now)
             try refuseIfBlocked(attempt)
             return try byPassword(password: password, attempt)
@@ -82,14 +85,27 @@ struct ReporterAuthenticator: Sendable {
         guard let credentials = DigestCredentials(parameters: parameters) else {
             throw APIError(.badRequest, "malformed Digest credentials")
         }
+        try refuseUnlessUsername(credentials.username, address: address, path: path)
         let attempt = Attempt(address: address, user: credentials.username.lowercased(), path: path, now: now)
         try refuseIfBlocked(attempt)
         return try byDigest(credentials, account: request.username, method: method, uri: uri, attempt)
     }
 
+    /// 400 for a name no account can have (too long, spaces, `@`…), before
+    /// anything is looked up or counted: the failed-login table is keyed by
+    /// the name, so only names of at most 64 characters ever enter it.
+    private func refuseUnlessUsername(_ username: String, address: String, path: String) throws {
+        guard !SIPUsername.isValid(username) else { return }
+        metrics.badUsernames.increment()
+        logger.warning("reporter username refused", metadata: ["client.address": "\(address)", "http.path": "\(path)"])
+        throw APIError(.badRequest, "invalid username: 1 to 64 letters, digits or - _ . ! ~ * ' ( ) & = + $ , ; ?",
+                       field: "username")
+    }
+
     /// 429 with Retry-After while the pair is blocked; its credentials are not checked.
     private func refuseIfBlocked(_ attempt: Attempt) throws {
         guard let wait = limiter.retryAfter(address: attempt.address, user: attempt.user, now: attempt.now) else { return }
+        metrics.reporterBlocked.increment()
         logger.notice("reporter login refused while blocked", metadata: attempt.metadata)
         var headers = HTTPFields()
         headers[.retryAfter] = String(wait)
@@ -115,6 +131,7 @@ struct ReporterAuthenticator: Sendable {
     private func byDigest(_ credentials: DigestCredentials, account: String?, method: String, uri: String,
                           _ attempt: Attempt) throws -> String {
         guard credentials.uri == uri else {
+            metrics.uriMismatches.increment()
             logger.warning("reporter digest uri mismatch", metadata: attempt.metadata)
             throw APIError(.badRequest, "the Digest uri does not match the request URI")
         }
@@ -139,6 +156,7 @@ struct ReporterAuthenticator: Sendable {
                 ? "wrong username or password"
                 : "the Digest nonce may not be used again (\(reason.rawValue)); answer the new challenge"
             if reason == .replayed {
+                metrics.replays.increment()
                 logger.warning("reporter digest replay refused", metadata: attempt.metadata)
             }
             throw APIError(.unauthorized, message, headers: Self.headers(challenges))
@@ -156,6 +174,7 @@ struct ReporterAuthenticator: Sendable {
     /// start of a block when this failure reached the limit.
     private func recordFailure(_ attempt: Attempt, method: String) {
         let blocked = limiter.recordFailure(address: attempt.address, user: attempt.user, now: attempt.now)
+        metrics.reporterLoginFailures.increment()
         logger.warning("reporter login failed",
                        metadata: attempt.metadata.merging(["auth.method": "\(method)"]) { $1 })
         if blocked {

@@ -16,19 +16,23 @@ struct ReporterRoutes: Sendable {
     let tuples: any TupleRepository
     let settings: APISettings
     let logger: Logger
+    let metrics: APIMetrics
     let clock: @Sendable () -> Date
     /// Holds this router's failed-login table (`FailedLoginLimiter`, per
     /// address and user): one per set of routes, no global state.
     let authenticator: ReporterAuthenticator
 
-    init(stores: Stores, settings: APISettings, logger: Logger, clock: @escaping @Sendable () -> Date) {
+    init(stores: Stores, settings: APISettings, logger: Logger, metrics: APIMetrics,
+         clock: @escaping @Sendable () -> Date) {
         self.tuples = stores.tuples
         self.settings = settings
         self.logger = logger
+        self.metrics = metrics
         self.clock = clock
         self.authenticator = ReporterAuthenticator(
             users: stores.users, settings: settings,
-            limiter: FailedLoginLimiter(limit: settings.failedLoginsPerMinute), logger: logger, startedAt: clock())
+            limiter: FailedLoginLimiter(limit: settings.failedLoginsPerMinute), logger: logger, metrics: metrics,
+            startedAt: clock())
     }
 
     /// Works with any context; failed logins are counted per client address
@@ -63,7 +67,8 @@ struct ReporterRoutes: Sendable {
             ])
             return error.response()
         } catch {
-            logger.error("reporter call failed", metadata: [
+            metrics.internalErrors.increment()
+            logger.warning("reporter call failed", metadata: [
                 "http.path": "\(request.uri.path)", "error": "\(error)", "client.address": "\(address)",
             ])
             return APIError(.internalServerError, "internal error").response()

@@ -14,9 +14,10 @@ import ServiceLifecycle
 /// service, the HTTP server (reporter endpoints, admin API, health) when
 /// `[http] listen` is set, and the stale-tuple purge.
 public enum SipwakeServices {
-    /// `metrics` is the backend the counters and timers are reported to.
+    /// `metrics` is the backend the counters and timers are reported to;
+    /// `exposition` (its text) is served at `GET /metrics` behind the admin token.
     public static func make(config: SipwakeConfig, database: SipwakeDatabase, logger: Logger,
-                            metrics: any MetricsFactory)
+                            metrics: any MetricsFactory, exposition: (@Sendable () -> String)? = nil)
         -> [ServiceGroupConfiguration.ServiceConfiguration]
     {
         // The group stops services in reverse order: the push client goes
@@ -55,11 +56,13 @@ public enum SipwakeServices {
                 maxBodySize: config.http.maxBodySize,
                 failedLoginsPerMinute: config.http.failedLoginsPerMinute,
                 adminFailuresPerMinute: config.http.adminFailuresPerMinute,
-                nonceSecret: secret, pushProviders: providers.names)
+                nonceSecret: secret, nonceLifetime: config.auth.nonceLifetime,
+                nonceMaxUses: config.auth.nonceMaxUses, pushProviders: providers.names)
             if settings.adminToken == nil {
                 logger.notice("admin API is off: set [http] admin_token (or SIPWAKE_HTTP_ADMIN_TOKEN) to enable it")
             }
-            let router = APIRouter.make(stores: stores, settings: settings, logger: logger)
+            let router = APIRouter.make(stores: stores, settings: settings, logger: logger, metrics: metrics,
+                                        exposition: exposition)
             let app = Application(
                 router: router,
                 configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: "sipwake"),

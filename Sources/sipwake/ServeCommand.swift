@@ -37,7 +37,8 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = PrometheusCollectorRegistry()
         let metrics = PrometheusMetricsFactory(registry: registry)
         MetricsSystem.bootstrap(metrics)
-        let services = SipwakeServices.make(config: config, database: database, logger: logger, metrics: metrics)
+        let services = SipwakeServices.make(config: config, database: database, logger: logger, metrics: metrics,
+                                            exposition: { registry.emitToString() })
         let group = ServiceGroup(configuration: .init(
             services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],

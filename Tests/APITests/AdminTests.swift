@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Prometheus
 import Registrar
 import SQLiteStorage
 import XCTest
@@ -26,7 +27,8 @@ enum AdminTests {
     /// Runs `test` against a live app; the database file is deleted afterwards.
     static func withApp(
         token: String? = AdminTests.token, maxBodySize: Int = 16 * 1024, adminFailuresPerMinute: Int = 5,
-        pushProviders: [String] = ["acrobits"],
+        pushProviders: [String] = ["acrobits"], registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        exposition: Bool = true,
         clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "admin-test"),
         _ test: @Sendable (any TestClientProtocol, SipwakeDatabase) async throws -> Void
     ) async throws {
@@ -37,7 +39,10 @@ enum AdminTests {
         let settings = APISettings(realm: realm, adminToken: token, maxBodySize: maxBodySize,
                                    adminFailuresPerMinute: adminFailuresPerMinute, nonceSecret: [7, 7, 7],
                                    pushProviders: pushProviders)
-        let router = APIRouter.make(stores: database.stores, settings: settings, logger: logger, clock: clock)
+        var text: (@Sendable () -> String)?
+        if exposition { text = { @Sendable in registry.emitToString() } }
+        let router = APIRouter.make(stores: database.stores, settings: settings, logger: logger,
+                                    metrics: PrometheusMetricsFactory(registry: registry), exposition: text, clock: clock)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in try await test(client, database) }
     }

@@ -115,6 +115,26 @@ extension ReporterTests {
         }
     }
 
+    /// `auth.nonce_max_uses` bounds the reporter's nonces as it bounds SIP's:
+    /// the next nc past the limit gets a fresh, stale challenge.
+    func testANonceServesAtMostTheConfiguredNumberOfRequests() async throws {
+        try await withServer(nonceMaxUses: 2) { client, _ in
+            let uri = "/push/report?" + Self.form([("selector", Self.selector), ("pushToken", Self.fcmToken), ("pushappid", Self.appID)])
+            let nonce = try Self.nonce(try await client.execute(uri: uri, method: .get), algorithm: .md5)
+            var statuses: [HTTPResponse.Status] = []
+            for nc in ["00000001", "00000002", "00000003"] {
+                let authorization = Self.digestAuthorization(user: "alice", password: "alice-secret", nonce: nonce,
+                                                             method: "GET", uri: uri, algorithm: .md5, nc: nc)
+                let response = try await client.execute(uri: uri, method: .get, headers: [.authorization: authorization])
+                statuses.append(response.status)
+                if nc == "00000003" {
+                    XCTAssertTrue(response.headers[values: .wwwAuthenticate].allSatisfy { $0.contains("stale=true") })
+                }
+            }
+            XCTAssertEqual(statuses, [.ok, .ok, .unauthorized])
+        }
+    }
+
     func testDigestURIMustBeTheRequestURI() async throws {
         try await withServer { client, fixture in
             let uri = "/push/report?" + Self.form([("selector", Self.selector), ("pushToken", Self.fcmToken), ("pushappid", Self.appID)])

@@ -2,6 +2,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Prometheus
 import Registrar
 import TestSupport
 import XCTest
@@ -81,19 +82,50 @@ extension ReporterTests {
         }
     }
 
-    func testADigestUsernameThatIsNoSIPUserNameIsNotLoggedAsIs() async throws {
+    /// A name no account can have is refused (400) before anything is
+    /// looked up or counted: the failed-login table is keyed by the name, so
+    /// huge or forged names (a second `client.address` for the log) never
+    /// enter it, whichever way they come.
+    func testAUsernameNoAccountCanHaveIsRefusedUncounted() async throws {
         let log = LogRecorder()
-        try await withServer(logger: log.logger) { client, _ in
+        let registry = PrometheusCollectorRegistry()
+        try await withServer(failedLoginsPerMinute: 1, logger: log.logger, registry: registry) { client, fixture in
             let uri = "/push/report?" + Self.form([("selector", Self.selector), ("pushToken", Self.fcmToken), ("pushappid", Self.appID)])
-            let nonce = try Self.nonce(try await client.execute(uri: uri, method: .get), algorithm: .md5)
-            let forged = "mallory client.address=192.0.2.99"
-            let authorization = Self.digestAuthorization(user: forged, password: "guess", nonce: nonce,
-                                                         method: "GET", uri: uri, algorithm: .md5)
-            let response = try await client.execute(uri: uri, method: .get, headers: [.authorization: authorization])
-            XCTAssertEqual(response.status, .unauthorized)
-            let failures = log.entries("reporter login failed")
-            XCTAssertEqual(failures.map { $0.metadata["sip.user"] }, ["-"])
-            XCTAssertEqual(failures.first?.metadata["client.address"], "127.0.0.1")
+            for name in ["mallory client.address=192.0.2.99", String(repeating: "m", count: 10_000)] {
+                let nonce = try Self.nonce(try await client.execute(uri: uri, method: .get), algorithm: .md5)
+                let authorization = Self.digestAuthorization(user: name, password: "guess", nonce: nonce,
+                                                             method: "GET", uri: uri, algorithm: .md5)
+                let byDigest = try await client.execute(uri: uri, method: .get, headers: [.authorization: authorization])
+                XCTAssertEqual(byDigest.status, .badRequest)
+                XCTAssertTrue(String(buffer: byDigest.body).contains(#""field":"username""#), String(buffer: byDigest.body))
+                let byPassword = try await Self.postForm(client, "/push/report", Self.iPhoneReport(user: name, password: "guess"))
+                XCTAssertEqual(byPassword.status, .badRequest)
+            }
+            XCTAssertTrue(log.entries("reporter login failed").isEmpty, "nothing counted as a failed login")
+            // A `username` field is refused with the request's other fields; a
+            // Digest username here, once per name.
+            let refused = log.entries("reporter username refused")
+            XCTAssertEqual(refused.count, 2)
+            XCTAssertTrue(refused.allSatisfy { $0.level == .warning && $0.metadata["client.address"] == "127.0.0.1"
+                && $0.metadata["sip.user"] == nil }, "\(refused)")
+            XCTAssertTrue(registry.emitToString().contains(#"sipwake_http_refused_total{reason="bad-username"} 2"#))
+            // The limit (1 failure) was not touched: alice's right password works.
+            let right = try await Self.postForm(client, "/push/report", Self.iPhoneReport())
+            XCTAssertEqual(right.status, .ok)
+            XCTAssertEqual(try fixture.tuples.count(), 1)
+        }
+    }
+
+    /// Failed logins and refusals while blocked are counted in metrics.
+    func testFailedLoginsAndBlocksAreCounted() async throws {
+        let registry = PrometheusCollectorRegistry()
+        try await withServer(failedLoginsPerMinute: 2, registry: registry) { client, _ in
+            for _ in 0..<3 {
+                _ = try await Self.postForm(client, "/push/report", Self.iPhoneReport(password: "guess"))
+            }
+            let text = registry.emitToString()
+            XCTAssertTrue(text.contains(#"sipwake_http_login_failures_total{api="reporter"} 2"#), text)
+            XCTAssertTrue(text.contains(#"sipwake_http_blocked_total{api="reporter"} 1"#), text)
         }
     }
 

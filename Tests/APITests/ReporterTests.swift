@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Prometheus
 import Registrar
 import SQLiteStorage
 import XCTest
@@ -36,9 +37,11 @@ final class ReporterTests: XCTestCase {
         case production
     }
 
-    func withServer(failedLoginsPerMinute: Int = 10, maxBodySize: Int = 16 * 1024, router kind: RouterKind = .reporter,
+    func withServer(failedLoginsPerMinute: Int = 10, maxBodySize: Int = 16 * 1024, nonceMaxUses: Int = 100,
+                    router kind: RouterKind = .reporter,
                     clock: @escaping @Sendable () -> Date = { Date() },
                     logger: Logger = Logger(label: "reporter-test"),
+                    registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
                     _ body: @escaping @Sendable (any TestClientProtocol, Fixture) async throws -> Void) async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reporter-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -53,16 +56,19 @@ final class ReporterTests: XCTestCase {
         }
         let settings = APISettings(realm: Self.realm, algorithms: [.sha256, .md5], adminToken: "admin",
                                    maxBodySize: maxBodySize, failedLoginsPerMinute: failedLoginsPerMinute,
-                                   nonceSecret: Array("reporter-test-secret".utf8))
+                                   nonceSecret: Array("reporter-test-secret".utf8), nonceMaxUses: nonceMaxUses)
         let fixture = Fixture(database: database, tuples: TupleStore(database: database), users: users)
         let configuration = ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0))
         switch kind {
         case .reporter:
             let router = Router(context: APIRequestContext.self)
-            ReporterRoutes(stores: database.stores, settings: settings, logger: logger, clock: clock).register(on: router)
+            ReporterRoutes(stores: database.stores, settings: settings, logger: logger,
+                           metrics: APIMetrics(factory: PrometheusMetricsFactory(registry: registry)), clock: clock)
+                .register(on: router)
             try await Application(router: router, configuration: configuration).test(.live) { try await body($0, fixture) }
         case .production:
-            let router = APIRouter.make(stores: database.stores, settings: settings, logger: logger, clock: clock)
+            let router = APIRouter.make(stores: database.stores, settings: settings, logger: logger,
+                                        metrics: PrometheusMetricsFactory(registry: registry), clock: clock)
             try await Application(router: router, configuration: configuration).test(.live) { try await body($0, fixture) }
         }
     }
