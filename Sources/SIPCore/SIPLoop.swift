@@ -29,6 +29,10 @@ public final class SIPLoop: SerialExecutor, @unchecked Sendable {
         var work: [Work] = []
         var wakePending = false
         var stopping = false
+        /// The loop thread has ended and closed the wake pipe: work submitted
+        /// now is dropped, and nothing is written to the pipe's old
+        /// descriptor, which the process may already have reused.
+        var finished = false
     }
 
     private let queue = Mutex(Queue())
@@ -80,8 +84,11 @@ public final class SIPLoop: SerialExecutor, @unchecked Sendable {
 
     /// Asks the loop to finish: queued work still runs, then `su_root_run` returns.
     public func stop() {
-        queue.withLock { $0.stopping = true }
-        wake(force: true)
+        queue.withLock { q in
+            guard !q.finished else { return }
+            q.stopping = true
+            signal()
+        }
     }
 
     /// Runs `body` on the loop thread.
@@ -96,7 +103,7 @@ public final class SIPLoop: SerialExecutor, @unchecked Sendable {
         deferred.append(release)
         if !deferredWakeArmed {
             deferredWakeArmed = true
-            wake(force: true)
+            queue.withLock { q in if !q.finished { signal() } }
         }
     }
 
@@ -107,14 +114,16 @@ public final class SIPLoop: SerialExecutor, @unchecked Sendable {
     }
 
     /// Queues work from any thread and wakes the loop, once per batch.
+    /// Dropped once the loop has finished (a late push answer, say): what
+    /// it would have touched is gone with the loop.
     private func submit(_ work: Work) {
-        let needWake = queue.withLock { q -> Bool in
+        queue.withLock { q in
+            guard !q.finished else { return }
             q.work.append(work)
-            if q.wakePending { return false }
+            guard !q.wakePending else { return }
             q.wakePending = true
-            return true
+            signal()
         }
-        if needWake { wake(force: false) }
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
@@ -132,10 +141,16 @@ public final class SIPLoop: SerialExecutor, @unchecked Sendable {
 
     // MARK: Loop thread
 
-    private func wake(force: Bool) {
+    /// Writes one wake-up byte. Called with `queue` locked, after checking
+    /// `finished`: the pipe is closed under the same lock.
+    private func signal() {
         var one: UInt8 = 1
         _ = write(wakeWrite, &one, 1)
     }
+
+    /// The wake pipe's write end, and whether the loop thread has ended: for tests.
+    var wakeDescriptor: Int32 { wakeWrite }
+    var isFinished: Bool { queue.withLock { $0.finished } }
 
     private func threadMain(ready: DispatchSemaphore, failure: borrowing Mutex<String?>) {
         loopThread = pthread_self()
@@ -170,8 +185,11 @@ public final class SIPLoop: SerialExecutor, @unchecked Sendable {
         su_root_destroy(root)
         self.root = nil
         su_deinit()
-        close(wakeRead)
-        close(wakeWrite)
+        queue.withLock { q in
+            q.finished = true
+            close(wakeRead)
+            close(wakeWrite)
+        }
     }
 
     private func drain() {

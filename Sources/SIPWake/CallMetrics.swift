@@ -3,6 +3,9 @@ import Metrics
 /// What the forking proxy counts and times.
 struct CallMetrics {
     let calls, rejected, branches, branchFailures, pushes, pushFailures, messageFailures, forwarded: Counter
+    /// In-dialog requests refused: a Route sipwake did not sign, a relay to
+    /// a third host, Max-Forwards exhausted.
+    let dialogRefused: Counter
     /// INVITE received → its branches sent.
     let forkLatency: Timer
     /// INVITE received → its pushes handed to the HTTP client.
@@ -10,8 +13,7 @@ struct CallMetrics {
     /// REGISTER received → the late branch sent.
     let lateForkLatency: Timer
 
-    /// `factory` is the metrics backend `serve` set up; by default the one
-    /// bootstrapped for the process.
+    /// `factory` is the metrics backend `serve` set up.
     init(factory: any MetricsFactory) {
         calls = Counter(label: "sipwake_calls_total", factory: factory)
         rejected = Counter(label: "sipwake_calls_rejected_total", factory: factory)
@@ -21,6 +23,7 @@ struct CallMetrics {
         pushFailures = Counter(label: "sipwake_push_failures_total", factory: factory)
         messageFailures = Counter(label: "sipwake_missed_call_message_failures_total", factory: factory)
         forwarded = Counter(label: "sipwake_dialog_requests_forwarded_total", factory: factory)
+        dialogRefused = Counter(label: "sipwake_dialog_requests_refused_total", factory: factory)
         forkLatency = Timer(label: "sipwake_call_fork_seconds", factory: factory)
         pushLatency = Timer(label: "sipwake_call_push_seconds", factory: factory)
         lateForkLatency = Timer(label: "sipwake_late_fork_seconds", factory: factory)

@@ -125,8 +125,12 @@ final class DialogRouter {
         }
     }
 
+    /// Refusals go out once, statelessly (never to an ACK): anyone can send
+    /// a request with a To tag and a Route, and a transaction would
+    /// retransmit the answer to a spoofed source for 32 s.
     private func fail(_ request: IncomingRequest, _ status: Int, _ phrase: String) {
-        if request.message.methodKind != .ack { request.reply(status, phrase) }
+        metrics.dialogRefused.increment()
+        request.replyStateless(status, phrase)
     }
 
     static func tokenValue(_ route: String) -> String? {

@@ -93,7 +93,8 @@ final class RegistrarHandler {
         let unsupported = message.require.filter { !Self.supportedExtensions.contains($0.lowercased()) }
         if !unsupported.isEmpty {
             metrics.rejected.increment()
-            request.reply(420, "Bad Extension",
+            // Before authentication: answered once, statelessly.
+            request.replyStateless(420, "Bad Extension",
                           tags: SofiaTagList().header("Unsupported", unsupported.joined(separator: ", ")))
             return
         }

@@ -185,6 +185,25 @@ final class SecurityTests: IntegrationTestCase {
         XCTAssertEqual(answers.compactMap(RawDigestClient.status), [407])
     }
 
+    /// An in-dialog request with a Route sipwake did not sign, from anyone,
+    /// is refused once and statelessly: the 403 is not retransmitted to a
+    /// spoofed source for 32 s, and an ACK gets nothing.
+    func testAForgedRouteIsRefusedOnceStatelessly() async throws {
+        let server = try await startServer()
+        let socket = try RawSIPSocket(udpTo: server.port, from: "127.0.0.13")
+        let forged = "Route: <sip:127.0.0.1:\(server.port);lr;swk=forged>\r\n"
+        socket.send(socket.request(method: "INVITE", uri: "sip:alice@10.0.0.1", extra: forged)
+            .replacingOccurrences(of: "To: <sip:probe@localhost>", with: "To: <sip:probe@localhost>;tag=dialog"))
+        socket.send(socket.request(method: "ACK", uri: "sip:alice@10.0.0.1", extra: forged)
+            .replacingOccurrences(of: "To: <sip:probe@localhost>", with: "To: <sip:probe@localhost>;tag=dialog"))
+        var answers: [String] = []
+        let deadline = Date().addingTimeInterval(3)
+        while Date() < deadline {
+            if let answer = socket.receive(timeout: 0.5) { answers.append(answer) }
+        }
+        XCTAssertEqual(answers.compactMap(RawDigestClient.status), [403], "\(answers)")
+    }
+
     /// Credentials naming a user the server must look up (not in memory)
     /// still get a single stateless answer: the request waits for the lookup
     /// without a transaction, so nothing retransmits the 407.
