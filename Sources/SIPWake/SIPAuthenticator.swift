@@ -23,7 +23,7 @@ import SIPCore
 /// | # | request | answer |
 /// |---|---|---|
 /// | 1 | Authorization for our realm malformed | 400 |
-/// | 2 | username not in memory, not known to be unknown | parked; looked up off the loop; handled again |
+/// | 2 | username not in memory, not known to be unknown, room to park (`ParkedRequests`) | parked; looked up off the loop; handled again |
 /// | 3 | that user is blocked from that address (`AuthFailureLimiter`) | 403, credentials not checked |
 /// | 4 | digest `uri` is not the Request-URI (RFC 2617 §3.2.2.5) | 400 |
 /// | 5 | `DigestAuthenticator` says challenge | 401/407 with fresh nonces; a wrong response is counted, logged at warning |
@@ -57,8 +57,9 @@ final class SIPAuthenticator {
     /// Requests waiting for a user lookup, by username.
     private var awaitingUser: [String: [() -> Void]] = [:]
     /// The requests waiting for a lookup (Call-ID, CSeq, method, source), so
-    /// that their retransmissions are dropped rather than queued again.
-    private var parked: Set<String> = []
+    /// that their retransmissions are dropped rather than queued again;
+    /// bounded in all and per source.
+    private var parked = ParkedRequests()
     /// Told the source address of every request that authenticated.
     var onAuthenticated: ((String) -> Void)?
 
@@ -138,8 +139,8 @@ final class SIPAuthenticator {
                 return nil
             }
             let name = parsed.username.lowercased()
-            if !self.credentials.contains(name) && !unknownUsers.contains(name) {
-                awaitUser(name, request: request, retry: retry)
+            if !self.credentials.contains(name) && !unknownUsers.contains(name),
+               awaitUser(name, request: request, retry: retry) {
                 return nil
             }
             if case .blocked(let seconds) = limiter.check(source: source, user: name, now: clock()) {
@@ -150,6 +151,9 @@ final class SIPAuthenticator {
             }
             if !message.requestURIEquals(parsed.uri) {
                 metrics.uriMismatches.increment()
+                // Counted like a wrong response, so a source cannot draw a
+                // warning line per request for ever.
+                _ = limiter.recordFailure(source: source, user: name, now: clock())
                 logger.warning("digest uri mismatch", metadata: [
                     "client.address": "\(source)", "sip.user": "\(Self.loggable(name))", "sip.method": "\(method)"])
                 request.replyStateless(400, "Authorization URI Mismatch")
@@ -181,11 +185,15 @@ final class SIPAuthenticator {
                 request.replyStateless(407, "Proxy Authentication Required", tags: tags)
             }
         case .forbidden(let reason):
-            logger.notice("digest credentials of another user", metadata: [
+            metrics.forbidden.increment()
+            logger.warning("digest credentials of another user", metadata: [
                 "client.address": "\(source)", "sip.user": "\(Self.loggable(credentials?.username.lowercased() ?? ""))",
                 "sip.method": "\(method)", "digest.reason": "\(reason)"])
             request.replyStateless(403, "Forbidden")
         case .badRequest(let reason):
+            metrics.malformed.increment()
+            logger.debug("digest credentials malformed", metadata: [
+                "client.address": "\(source)", "sip.method": "\(method)", "digest.reason": "\(reason)"])
             request.replyStateless(400, reason)
         }
         return nil
@@ -230,19 +238,26 @@ final class SIPAuthenticator {
     /// Parks the request, without a transaction, until the user is looked
     /// up: most such requests come from strangers and end in a stateless
     /// challenge, which must not leave a transaction retransmitting it.
-    private func awaitUser(_ name: String, request: IncomingRequest, retry: @escaping () -> Void) {
+    /// False when there is no room to park it: the caller handles it at
+    /// once, as for a user not found.
+    private func awaitUser(_ name: String, request: IncomingRequest, retry: @escaping () -> Void) -> Bool {
         let message = request.message
         let key = "\(message.callID ?? "")|\(message.cseq ?? 0)|\(message.method ?? "")|" +
             "\(request.source.transport):\(request.source.host):\(request.source.port)"
-        guard !parked.contains(key) else {
+        switch parked.park(key, source: request.source.host) {
+        case .retransmission:
             request.drop()  // a retransmission of a request already waiting
-            return
+            return true
+        case .full:
+            metrics.parkingFull.increment()
+            return false
+        case .parked:
+            break
         }
-        parked.insert(key)
         request.waitWithoutTransaction()
         let first = awaitingUser[name] == nil
         awaitingUser[name, default: []].append { [weak self] in
-            self?.parked.remove(key)
+            self?.parked.release(key)
             retry()
             // Handled again and still waiting (for its commit, say): from
             // now on retransmissions belong to a transaction.
@@ -251,6 +266,7 @@ final class SIPAuthenticator {
             }
         }
         if first { lookUp(name) }
+        return true
     }
 
     /// At shutdown, once no lookup will be answered: the requests still

@@ -105,6 +105,20 @@ final class SecurityTests: IntegrationTestCase {
         XCTAssertEqual(RawDigestClient.status(socket.receive()), 200)
     }
 
+    /// A digest `uri` mismatch counts as a failed attempt: a source cannot
+    /// draw a warning line per request for ever.
+    func testRepeatedDigestURIMismatchesEndInABlock() async throws {
+        let (_, socket, alice, challenge) = try await aliceChallengedOnRegister()
+        var statuses: [Int?] = []
+        for nc in 1...6 {
+            let elsewhere = alice.authorization(challenge, method: "REGISTER", uri: "sip:localhost", nc: nc,
+                                                digestURI: "sip:other.example.com")
+            socket.send(alice.register(contact: "<sip:alice@10.0.0.1>", cseq: nc, authorization: elsewhere))
+            statuses.append(RawDigestClient.status(socket.receive()))
+        }
+        XCTAssertEqual(statuses, [400, 400, 400, 400, 400, 403])
+    }
+
     /// Guessing alice's password from one address: 401 up to the limit, then
     /// 403 without the credentials being checked; alice herself, from another
     /// address, registers all the while, and bob from the guesser's address too.
