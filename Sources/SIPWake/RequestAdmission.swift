@@ -3,10 +3,14 @@ import Foundation
 /// Decides, before any other work, whether a request from an untrusted
 /// source is worth handling: the first line of defence against floods.
 ///
-/// Trusted peers (the PBX) and edge proxies are never limited, and neither
-/// is a source where a user authenticated recently (`knownGoodTime`): phones
-/// behind one carrier NAT share it, and a registration storm from a proxy or
-/// a test tool comes from one. A source that has not proved itself goes
+/// Trusted peers (the PBX) and edge proxies are never limited. A source
+/// where a user authenticated recently (`knownGoodTime`) gets a bucket of
+/// its own, `knownGoodFactor` times the stranger's rate, and is served even
+/// while the loop is overloaded: phones behind one carrier NAT share it, and
+/// a registration storm from a proxy or a test tool comes from one. Its
+/// bucket is still bounded, because a UDP source address proves nothing: an
+/// attacker who learns such an address can send from it. A source that has
+/// not proved itself goes
 /// through two token buckets: one per source address
 /// (`sip.max_unauthenticated_per_source` a second, bursts of twice that) and
 /// one for all such sources together (`sip.max_stateless_per_second`), and
@@ -16,7 +20,9 @@ import Foundation
 ///
 /// | source | loop | buckets | decision |
 /// |---|---|---|---|
-/// | trusted peer, edge proxy, or known good | any | — | admit |
+/// | trusted peer or edge proxy | any | — | admit |
+/// | known good | any | its own bucket (`knownGoodFactor` × the rate) has a token | admit |
+/// | known good | any | its own bucket is empty | drop |
 /// | other | overloaded | — | drop |
 /// | other | not overloaded | its bucket and the global one have a token | admit |
 /// | other | not overloaded | a bucket is empty | drop |
@@ -39,6 +45,8 @@ struct RequestAdmission {
     let perSource: Int
     let global: Int
     let knownGoodTime: TimeInterval
+    /// How many times a stranger's rate a known-good source may send.
+    static let knownGoodFactor = 10
     let capacity: Int
     private var sources: [String: Bucket] = [:]
     private var everyone: Bucket
@@ -56,20 +64,11 @@ struct RequestAdmission {
     /// and edge proxies; `overloaded` when the SIP loop is falling behind.
     mutating func admit(source: String, exempt: Bool, overloaded: Bool, now: Date) -> Decision {
         if exempt { return .admit }
-        if let since = knownGood[source], now.timeIntervalSince(since) < knownGoodTime { return .admit }
-        if overloaded { return .dropOverload }
-        if perSource > 0 {
-            let rate = Double(perSource)
-            var bucket = sources[source] ?? Bucket(tokens: rate * 2, updated: now)
-            Self.refill(&bucket, rate: rate, burst: rate * 2, now: now)
-            guard bucket.tokens >= 1 else {
-                sources[source] = bucket
-                return .dropSourceLimit
-            }
-            bucket.tokens -= 1
-            if sources[source] == nil && sources.count >= capacity { trim(now: now) }
-            sources[source] = bucket
+        if let since = knownGood[source], now.timeIntervalSince(since) < knownGoodTime {
+            return take(source, rate: perSource * Self.knownGoodFactor, now: now) ? .admit : .dropSourceLimit
         }
+        if overloaded { return .dropOverload }
+        guard take(source, rate: perSource, now: now) else { return .dropSourceLimit }
         if global > 0 {
             Self.refill(&everyone, rate: Double(global), burst: Double(global), now: now)
             guard everyone.tokens >= 1 else { return .dropGlobalLimit }
@@ -78,7 +77,24 @@ struct RequestAdmission {
         return .admit
     }
 
-    /// A user authenticated from `source`: it is no longer limited.
+    /// A token from `source`'s bucket (`rate` a second, bursts of twice
+    /// that); true when there was one. A rate of 0 means no limit.
+    private mutating func take(_ source: String, rate: Int, now: Date) -> Bool {
+        guard rate > 0 else { return true }
+        let perSecond = Double(rate)
+        var bucket = sources[source] ?? Bucket(tokens: perSecond * 2, updated: now)
+        Self.refill(&bucket, rate: perSecond, burst: perSecond * 2, now: now)
+        guard bucket.tokens >= 1 else {
+            sources[source] = bucket
+            return false
+        }
+        bucket.tokens -= 1
+        if sources[source] == nil && sources.count >= capacity { trim(now: now) }
+        sources[source] = bucket
+        return true
+    }
+
+    /// A user authenticated from `source`: it gets the larger bucket.
     mutating func authenticated(source: String, now: Date) {
         if knownGood[source] == nil && knownGood.count >= capacity {
             knownGood = knownGood.filter { now.timeIntervalSince($0.value) < knownGoodTime }

@@ -31,11 +31,18 @@ import Testing
         #expect(admission.admit(source: "fresh", exempt: false, overloaded: false, now: t0) == .dropGlobalLimit)
     }
 
-    @Test func aSourceWhereAUserAuthenticatedIsNotLimited() {
+    /// A source where a user authenticated gets ten times a stranger's
+    /// rate, outside the strangers' global bucket, but not an unlimited one:
+    /// a UDP source address can be spoofed.
+    @Test func aSourceWhereAUserAuthenticatedGetsTenTimesTheRate() {
         var admission = RequestAdmission(perSource: 10, global: 1, now: t0)
         admission.authenticated(source: "nat", now: t0)
         let admitted = (0..<10_000).filter { _ in admission.admit(source: "nat", exempt: false, overloaded: false, now: t0) == .admit }
-        #expect(admitted.count == 10_000)
+        #expect(admitted.count == 200, "bursts of twice 10 × 10 a second")
+        #expect(admission.admit(source: "nat", exempt: false, overloaded: false, now: t0) == .dropSourceLimit)
+        let later = t0.addingTimeInterval(1)
+        let refilled = (0..<10_000).filter { _ in admission.admit(source: "nat", exempt: false, overloaded: true, now: later) == .admit }
+        #expect(refilled.count == 100, "100 a second, overloaded or not")
     }
 
     @Test func anOverloadedLoopDropsStrangersButNotKnownGoodSources() {
