@@ -6,6 +6,9 @@ struct CallMetrics {
     /// In-dialog requests refused: a Route sipwake did not sign, a relay to
     /// a third host, Max-Forwards exhausted.
     let dialogRefused: Counter
+    /// A callee's device tuples not read, a stale tuple not deleted, a push
+    /// answer not written on its tuple.
+    let tupleFailures: Counter
     /// INVITE received → its branches sent.
     let forkLatency: Timer
     /// INVITE received → its pushes handed to the HTTP client.
@@ -24,6 +27,7 @@ struct CallMetrics {
         messageFailures = Counter(label: "sipwake_missed_call_message_failures_total", factory: factory)
         forwarded = Counter(label: "sipwake_dialog_requests_forwarded_total", factory: factory)
         dialogRefused = Counter(label: "sipwake_dialog_requests_refused_total", factory: factory)
+        tupleFailures = Counter(label: "sipwake_tuple_failures_total", factory: factory)
         forkLatency = Timer(label: "sipwake_call_fork_seconds", factory: factory)
         pushLatency = Timer(label: "sipwake_call_push_seconds", factory: factory)
         lateForkLatency = Timer(label: "sipwake_late_fork_seconds", factory: factory)

@@ -106,13 +106,15 @@ final class CallProxy {
         guard readTuples, calls[key] != nil else { return }
         // Tuples are read off the loop.
         let resume = self.resume
+        let failed = metrics.tupleFailures
         tuples.read { [logger] store in
-            let loaded = CallProxy.loadTargets(store, aor: aor, logger: logger)
+            let loaded = CallProxy.loadTargets(store, aor: aor, logger: logger, failed: failed)
             resume { proxy in proxy.tuplesLoaded(key, targets: loaded) }
         }
     }
 
-    private static func loadTargets(_ tuples: any TupleRepository, aor: String, logger: Logger) -> [PushTarget] {
+    private static func loadTargets(_ tuples: any TupleRepository, aor: String, logger: Logger,
+                                    failed: Counter) -> [PushTarget] {
         do {
             return try tuples.list(username: aor, limit: 1000, offset: 0).map { tuple in
                 PushTarget(tupleID: tuple.id,
@@ -121,7 +123,8 @@ final class CallProxy {
                            otherAppID: tuple.appIDOther, otherToken: tuple.tokenOther)
             }
         } catch {
-            logger.error("device tuples not read", metadata: ["call.callee": "\(aor)", "error": "\(error)"])
+            failed.increment()
+            logger.warning("device tuples not read", metadata: ["call.callee": "\(aor)", "error": "\(error)"])
             return []
         }
     }
@@ -256,9 +259,11 @@ final class CallProxy {
             sendPush(id, target, event, call)
         case .deleteTuple(let tupleID):
             let logger = call.logger
+            let failed = metrics.tupleFailures
             tuples.write { store in
                 do { _ = try store.delete(id: tupleID) } catch {
-                    logger.error("stale tuple not deleted", metadata: ["push.tuple_id": "\(tupleID)", "error": "\(error)"])
+                    failed.increment()
+                    logger.warning("stale tuple not deleted", metadata: ["push.tuple_id": "\(tupleID)", "error": "\(error)"])
                 }
             }
         case .missedCallMessage(let binding):
@@ -323,7 +328,8 @@ final class CallProxy {
     }
 
     private func pushCompleted(_ key: String, _ id: PushID, tupleID: Int64, sentAt: Date, result: PushResult) {
-        pushes.recordOnTuple(result, tupleID: tupleID, sentAt: sentAt, at: clock(), logger: calls[key]?.logger ?? logger)
+        pushes.recordOnTuple(result, tupleID: tupleID, sentAt: sentAt, at: clock(), logger: calls[key]?.logger ?? logger,
+                             failed: metrics.tupleFailures)
         if result.kind != .delivered { metrics.pushFailures.increment() }
         deliver(key, .pushResult(id, result))
     }

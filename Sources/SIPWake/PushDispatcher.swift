@@ -1,6 +1,7 @@
 import Forking
 import Foundation
 import Logging
+import Metrics
 import Model
 import Ports
 
@@ -43,15 +44,21 @@ struct PushDispatcher: Sendable {
 
     /// Puts `result` on the tuple, off the loop, when call records are off.
     /// `sentAt` keeps the answer off a tuple created after the push left.
-    func recordOnTuple(_ result: PushResult, tupleID: Int64, sentAt: Date, at now: Date, logger: Logger) {
+    /// A write that fails is logged at warning and counted in `failed`; a
+    /// tuple already gone (its token was, and it was deleted) is no failure.
+    func recordOnTuple(_ result: PushResult, tupleID: Int64, sentAt: Date, at now: Date, logger: Logger,
+                       failed: Counter) {
         guard let tuples = tupleResults else { return }
         tuples.write { store in
             do {
                 try store.recordPushResult(id: tupleID, sentAt: sentAt, at: now, status: result.httpStatus,
                                            result: result.name)
+            } catch StorageError.tupleNotFound {
+                logger.debug("push result for a tuple already deleted", metadata: ["push.tuple_id": "\(tupleID)"])
             } catch {
-                logger.debug("push result not written on the tuple",
-                             metadata: ["push.tuple_id": "\(tupleID)", "error": "\(error)"])
+                failed.increment()
+                logger.warning("push result not written on the tuple",
+                               metadata: ["push.tuple_id": "\(tupleID)", "error": "\(error)"])
             }
         }
     }

@@ -198,7 +198,7 @@ final class RegistrarHandler {
             table.apply(inverse)
             track(inverse)
             metrics.persistFailed.increment()
-            logger.error("binding not persisted", metadata: [
+            logger.warning("binding not persisted", metadata: [
                 "sip.aor": "\(parked.aor)", "sip.call_id": "\(parked.request.message.callID ?? "")", "error": "\(failure)"])
             parked.request.reply(500, "Binding Not Stored", tags: SofiaTagList().header("Retry-After", "5"))
             return
@@ -243,10 +243,12 @@ final class RegistrarHandler {
         metrics.expired.increment(by: changes.count)
         metrics.bindings.record(table.count)
         let logger = self.logger
+        let failed = metrics.expiryDeleteFailed
         logger.debug("bindings expired", metadata: ["bindings.count": "\(changes.count)"])
         writer.submit(changes) { result in
             if case .failure(let error) = result {
-                logger.error("expired bindings not removed from disk", metadata: ["error": "\(error)"])
+                failed.increment()
+                logger.warning("expired bindings not removed from disk", metadata: ["error": "\(error)"])
             }
         }
     }

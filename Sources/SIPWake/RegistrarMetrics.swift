@@ -1,18 +1,19 @@
 import Metrics
 
-/// What the registrar counts. Failures are counted here rather than logged
-/// at a high level for each request.
+/// What the registrar counts. Challenges and refused credentials are
+/// counted by the authenticator (`AuthMetrics`), for every method.
 struct RegistrarMetrics {
-    let accepted, rejected, challenged, forbidden: Counter
-    let persistFailed, expired: Counter
+    let accepted, rejected: Counter
+    /// A binding change not committed (the REGISTER got 500); expired
+    /// bindings not deleted from disk.
+    let persistFailed, expiryDeleteFailed, expired: Counter
     let bindings: Gauge
     let commitLatency: Timer
 
     init(factory: any MetricsFactory) {
         accepted = Counter(label: "sipwake_register_total", dimensions: [("result", "accepted")], factory: factory)
         rejected = Counter(label: "sipwake_register_total", dimensions: [("result", "rejected")], factory: factory)
-        challenged = Counter(label: "sipwake_register_total", dimensions: [("result", "challenged")], factory: factory)
-        forbidden = Counter(label: "sipwake_register_total", dimensions: [("result", "forbidden")], factory: factory)
+        expiryDeleteFailed = Counter(label: "sipwake_bindings_expiry_delete_failures_total", factory: factory)
         persistFailed = Counter(label: "sipwake_register_persist_failures_total", factory: factory)
         expired = Counter(label: "sipwake_bindings_expired_total", factory: factory)
         bindings = Gauge(label: "sipwake_bindings", factory: factory)

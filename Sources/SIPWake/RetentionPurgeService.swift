@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import ServiceLifecycle
 
 /// Deletes what is older than a retention period: device tuples not reported
@@ -14,12 +15,16 @@ public struct RetentionPurgeService: Service, CustomStringConvertible {
     private let purge: @Sendable (Date) throws -> Int
     private let interval: Duration
     private let logger: Logger
+    /// Purges that failed (`sipwake_purge_failures_total`, by `what`).
+    private let failures: Counter
     private let clock: @Sendable () -> Date
 
     /// `purge` deletes everything older than the cutoff it is given and
     /// returns how many went.
     public init(what: String, retentionDays: Int, interval: Duration = .seconds(3600), logger: Logger,
-                clock: @escaping @Sendable () -> Date = { Date() }, purge: @escaping @Sendable (Date) throws -> Int) {
+                metrics: any MetricsFactory, clock: @escaping @Sendable () -> Date = { Date() },
+                purge: @escaping @Sendable (Date) throws -> Int) {
+        self.failures = Counter(label: "sipwake_purge_failures_total", dimensions: [("what", what)], factory: metrics)
         self.what = what
         self.retentionDays = retentionDays
         self.purge = purge
@@ -50,7 +55,8 @@ public struct RetentionPurgeService: Service, CustomStringConvertible {
             }
             return purged
         } catch {
-            logger.error("retention purge failed", metadata: ["purge.what": "\(what)", "error": "\(error)"])
+            failures.increment()
+            logger.warning("retention purge failed", metadata: ["purge.what": "\(what)", "error": "\(error)"])
             return 0
         }
     }

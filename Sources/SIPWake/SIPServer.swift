@@ -259,6 +259,7 @@ actor SIPServer: SIPRequestHandler {
         default:
             if let uri = message.requestURI, !settings.serves(uri.host) {
                 // Never an open relay: requests for other domains are refused.
+                admissionMetrics.relayRefused.increment()
                 logger.debug("relay refused", metadata: ["sip.request_uri": "\(uri)", "client.address": "\(request.source.host)"])
                 request.replyStateless(403, "Relaying Forbidden")
             } else {
@@ -299,6 +300,7 @@ actor SIPServer: SIPRequestHandler {
         // outbound proxy), or from a trusted peer: anything else is refused.
         let fromLocalUser = message.fromURI.map { settings.serves($0.host) } ?? false
         if !trusted && !local && (!fromLocalUser || callSettings.outboundProxy == nil) {
+            admissionMetrics.relayRefused.increment()
             logger.debug("relay refused", metadata: ["sip.request_uri": "\(uri)", "client.address": "\(request.source.host)"])
             return request.replyStateless(403, "Relaying Forbidden")
         }

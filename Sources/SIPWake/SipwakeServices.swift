@@ -73,12 +73,12 @@ public enum SipwakeServices {
         let tuples = stores.tuples
         services.append(.init(
             service: RetentionPurgeService(what: "stale tuples", retentionDays: config.tuples.staleAfterDays,
-                                           logger: logger) { try tuples.purge(notSeenSince: $0) },
+                                           logger: logger, metrics: metrics) { try tuples.purge(notSeenSince: $0) },
             successTerminationBehavior: .ignore))
         let records = stores.callRecords
         services.append(.init(
             service: RetentionPurgeService(what: "old call records", retentionDays: config.calls.recordRetentionDays,
-                                           logger: logger) { try records.purge(startedBefore: $0) },
+                                           logger: logger, metrics: metrics) { try records.purge(startedBefore: $0) },
             successTerminationBehavior: .ignore))
         return services
     }

@@ -10,7 +10,8 @@ import Testing
 
 /// Real SIP traffic moves the counters of the metrics backend the SIP
 /// service is given: a challenge, a wrong password and an accepted
-/// REGISTER, each over UDP to a service running in this process.
+/// REGISTER, a relay refused, each over UDP to a service running in this
+/// process.
 @Suite(.serialized) struct ServiceMetricsTests {
     @Test func aRegisterExchangeIsCounted() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-\(UUID().uuidString)")
@@ -55,6 +56,8 @@ import Testing
         let alice = RawDigestClient(socket: socket, user: "alice", password: "alice-secret")
         #expect(alice.registerAnsweringChallenge(contact: "<sip:alice@10.0.0.1>", password: "wrong") == 401)
         #expect(alice.registerAnsweringChallenge(contact: "<sip:alice@10.0.0.1>") == 200)
+        socket.send(socket.request(method: "MESSAGE", uri: "sip:bob@elsewhere.example"))
+        #expect(RawDigestClient.status(socket.receive()) == 403, "never a relay")
 
         await group.triggerGracefulShutdown()
         try await running.value
@@ -66,5 +69,6 @@ import Testing
         #expect(value("sipwake_digest_failures_total") == "1", "\(text)")
         #expect(value(#"sipwake_register_total{result="accepted"}"#) == "1", "\(text)")
         #expect(value("sipwake_register_commit_seconds_count") == "1", "\(text)")
+        #expect(value("sipwake_relay_refused_total") == "1", "\(text)")
     }
 }

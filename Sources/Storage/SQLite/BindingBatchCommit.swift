@@ -62,7 +62,7 @@ struct BindingBatchCommit: Sendable {
     }
 
     private func fail(_ write: PendingBindingWrite, error: Error) {
-        logger.error(
+        logger.warning(
             "Binding write failed and was rolled back",
             metadata: ["bindings.changes": "\(write.changes.count)", "error": "\(error)"])
         counters.add(failures: 1)

@@ -18,7 +18,7 @@ struct CallRecordBatchWrite: Sendable {
                 rows.append(try CallRecordStore.encoded(record))
             } catch {
                 failed += 1
-                logger.error(
+                logger.warning(
                     "Call record cannot be stored",
                     metadata: ["call.record_id": "\(record.id)", "call.pairing_id": "\(record.pairingID)", "error": "\(error)"])
             }
@@ -30,7 +30,7 @@ struct CallRecordBatchWrite: Sendable {
                 committed = 1
             } catch {
                 failed += rows.count
-                logger.error(
+                logger.warning(
                     "Call record write failed",
                     metadata: ["call_records.count": "\(rows.count)", "error": "\(error)"])
             }
