@@ -75,6 +75,10 @@ public struct AuthFailureLimiter: Sendable {
     private var pairs: [PairKey: Counter] = [:]
     private var knownGood: [PairKey: Date] = [:]
 
+    /// Entries in the source, pair and known-good tables: each stays within
+    /// `capacity` (for tests and for the memory bound it promises).
+    var tableSizes: (sources: Int, pairs: Int, knownGood: Int) { (sources.count, pairs.count, knownGood.count) }
+
     public init(limits: Limits, capacity: Int = 100_000) {
         self.limits = limits
         self.capacity = max(16, capacity)

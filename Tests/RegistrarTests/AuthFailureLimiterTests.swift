@@ -59,5 +59,15 @@ import Testing
         for index in 0..<10_000 { _ = limiter.recordFailure(source: "10.0.\(index / 256).\(index % 256)", user: "x", now: t0) }
         #expect(limiter.check(source: "192.0.2.1", user: "alice", now: t0) == .blocked(retryAfter: 300),
                 "blocks outlive the entries a flood of spoofed sources pushes out")
+        let sizes = limiter.tableSizes
+        #expect(sizes.sources <= 100 && sizes.pairs <= 100, "\(sizes)")
+    }
+
+    @Test func knownGoodSourcesAreBoundedToo() {
+        var limiter = AuthFailureLimiter(limits: limits, capacity: 100)
+        for index in 0..<10_000 {
+            limiter.recordSuccess(source: "10.0.\(index / 256).\(index % 256)", user: "x", now: t0)
+        }
+        #expect(limiter.tableSizes.knownGood <= 100)
     }
 }
