@@ -35,7 +35,7 @@ import Testing
     static func didItsDamage(_ kind: MutationKind, original: [UInt8], mutated: [UInt8]) -> Bool {
         switch kind {
         case .bitFlip:
-            return mutated.count == original.count
+            return mutated.count == original.count && mutated != original
         case .byteInsert:
             return mutated.count > original.count
         case .byteDelete:

@@ -52,7 +52,7 @@ public struct FloodSummary: Sendable {
             "| INVITEs sent | \(invitesSent) in \(Self.fixed(floodElapsed, 1)) s (\(Self.fixed(achieved, 0))/s achieved, " +
                 "\(Self.fixed(c.rate, 0))/s offered), \(sendErrors) send errors, \(ByteCount.text(bytesOut)) |",
             "| answers received | \(answers) (\(statusText.isEmpty ? "none" : statusText)), \(ByteCount.text(bytesIn)); \(last) |",
-            String(format: "| amplification | %.2f answers per INVITE; %.2f bytes out of the server per byte in |",
+            String(format: "| amplification | %.3f answers per INVITE; %.2f bytes out of the server per byte in |",
                    amplification, byteAmplification),
             "| UDP receive-buffer drops on the machine | \(udpReceiveBufferErrors.map(String.init) ?? "unknown") |",
             "| target RSS | \(memoryText) |",

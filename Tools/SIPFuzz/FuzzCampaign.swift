@@ -14,6 +14,7 @@ public struct FuzzCampaign {
             throw FuzzError.badSetting("the duration must be from 0 to 86400 seconds")
         }
         guard configuration.rate > 0 else { throw FuzzError.badSetting("the rate must be above 0") }
+        try FuzzConfiguration.check(keep: configuration.keep)
         guard configuration.probeInterval > 0, configuration.probeTimeout > 0 else {
             throw FuzzError.badSetting("the probe interval and timeout must be above 0")
         }

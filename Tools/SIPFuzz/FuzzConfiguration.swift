@@ -21,7 +21,7 @@ public struct FuzzConfiguration: Sendable {
     public var probeSource: LoopbackEndpoint
     public var probeInterval: Double
     public var probeTimeout: Double
-    /// How many inputs before the suspects are saved as well.
+    /// How many inputs before the suspects are saved as well: 0 or more.
     public var keep: Int
     /// Stalls whose inputs are saved (every crash is).
     public var maximumSavedStalls: Int
@@ -30,6 +30,7 @@ public struct FuzzConfiguration: Sendable {
                 duration: Double = 60, rate: Double = 200, seed: UInt64 = 1, pid: Int32? = nil,
                 outputDirectory: String = "var/fuzz", source: LoopbackEndpoint? = nil, probeSource: LoopbackEndpoint? = nil,
                 probeInterval: Double = 0.2, probeTimeout: Double = 2, keep: Int = 64, maximumSavedStalls: Int = 5) throws {
+        try Self.check(keep: keep)
         self.target = target
         self.tlsTarget = tlsTarget
         self.transports = transports
@@ -44,5 +45,11 @@ public struct FuzzConfiguration: Sendable {
         self.probeTimeout = probeTimeout
         self.keep = keep
         self.maximumSavedStalls = maximumSavedStalls
+    }
+
+    /// Refuses a negative `keep`: there is no such thing as fewer than no
+    /// inputs before the suspects.
+    static func check(keep: Int) throws {
+        guard keep >= 0 else { throw FuzzError.badSetting("--keep must be 0 or more, not \(keep)") }
     }
 }

@@ -13,12 +13,17 @@ struct SipFloodCommand: ParsableCommand {
         commandName: "sip-flood",
         abstract: "Flood a SIP server on loopback with unauthenticated INVITEs and measure what a legitimate client sees.",
         discussion: """
-            Prints one Markdown block for docs/benchmarks.md. Exit status: 0 after a run, 2 on a usage error.
+            Prints one Markdown block for docs/benchmarks.md. Exit status: 0 after a run, 2 when the run could \
+            not be done (a usage or setup error: a bad option, a non-loopback address, a setting out of range; \
+            one line on stderr says which).
             Only loopback targets and sources (127.0.0.0/8) are accepted. See docs/security.md.
             """
     )
 
     @OptionGroup var attack: AttackOptions<FloodProfile>
+
+    /// Exits 0 or 2 as `AttackToolExit` says.
+    static func main() { runAttackTool() }
 
     @Option(help: "The legitimate client's user name.")
     var user: String = "alice"

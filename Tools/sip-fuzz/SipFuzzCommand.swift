@@ -14,12 +14,17 @@ struct SipFuzzCommand: ParsableCommand {
         discussion: """
             The liveness probes go to the UDP port of --target; after --duration the run watches the server \
             for one --probe-timeout more.
-            Exit status: 0 when the server neither crashed nor stalled, 1 when it did, 2 on a usage error.
+            Exit status: 0 when the server neither crashed nor stalled, 1 when it did, 2 when the run could not \
+            be done (a usage or setup error: a bad option, a non-loopback address, a target that does not answer; \
+            one line on stderr says which).
             Only loopback targets and sources (127.0.0.0/8) are accepted. See docs/security.md.
             """
     )
 
     @OptionGroup var attack: AttackOptions<FuzzProfile>
+
+    /// Exits 0, 1 or 2 as `AttackToolExit` says.
+    static func main() { runAttackTool() }
 
     @Option(help: "Comma-separated: udp, tcp, tls.")
     var transports: String = "udp,tcp"
