@@ -86,6 +86,7 @@ public struct AuthFailureLimiter: Sendable {
 
     /// Whether `user` may try credentials from `source` now.
     public func check(source: String, user: String, now: Date) -> Decision {
+        let source = AddressBlock.key(for: source)
         let key = PairKey(source: source, user: user.lowercased())
         var until: Date?
         if let blocked = pairs[key]?.blockedUntil, blocked > now { until = blocked }
@@ -99,6 +100,7 @@ public struct AuthFailureLimiter: Sendable {
     /// Counts a failed attempt (a wrong response or an unknown user).
     @discardableResult
     public mutating func recordFailure(source: String, user: String, now: Date) -> Change {
+        let source = AddressBlock.key(for: source)
         let key = PairKey(source: source, user: user.lowercased())
         var change = Change.counted
         if Self.count(&pairs[key], limit: limits.perUser, now: now, limits: limits) {
@@ -115,6 +117,7 @@ public struct AuthFailureLimiter: Sendable {
     /// A right response: that user's failures from that source are forgotten
     /// and it passes the source's block for a while.
     public mutating func recordSuccess(source: String, user: String, now: Date) {
+        let source = AddressBlock.key(for: source)
         let key = PairKey(source: source, user: user.lowercased())
         pairs.removeValue(forKey: key)
         guard limits.perSource > 0 else { return }

@@ -1,4 +1,5 @@
 import Foundation
+import Registrar
 
 /// Decides, before any other work, whether a request from an untrusted
 /// source is worth handling: the first line of defence against floods.
@@ -27,6 +28,7 @@ import Foundation
 /// | other | not overloaded | its bucket and the global one have a token | admit |
 /// | other | not overloaded | a bucket is empty | drop |
 ///
+/// Sources are counted by `AddressBlock` (an IPv6 address by its /64).
 /// Pure and used on the SIP loop only; memory is bounded by `capacity`
 /// source entries.
 struct RequestAdmission {
@@ -64,6 +66,7 @@ struct RequestAdmission {
     /// and edge proxies; `overloaded` when the SIP loop is falling behind.
     mutating func admit(source: String, exempt: Bool, overloaded: Bool, now: Date) -> Decision {
         if exempt { return .admit }
+        let source = AddressBlock.key(for: source)
         if let since = knownGood[source], now.timeIntervalSince(since) < knownGoodTime {
             return take(source, rate: perSource * Self.knownGoodFactor, now: now) ? .admit : .dropSourceLimit
         }
@@ -96,6 +99,7 @@ struct RequestAdmission {
 
     /// A user authenticated from `source`: it gets the larger bucket.
     mutating func authenticated(source: String, now: Date) {
+        let source = AddressBlock.key(for: source)
         if knownGood[source] == nil && knownGood.count >= capacity {
             knownGood = knownGood.filter { now.timeIntervalSince($0.value) < knownGoodTime }
             if knownGood.count >= capacity { knownGood.removeAll() }

@@ -54,4 +54,11 @@ import Testing
         #expect(admission.admit(source: "phone", exempt: false, overloaded: true, now: later) == .dropOverload,
                 "known good for an hour only")
     }
+
+    @Test func oneSlash64SharesOneBucket() {
+        var admission = RequestAdmission(perSource: 10, global: 0, now: t0)
+        let admitted = (0..<100).filter { admission.admit(source: "2001:db8::\($0 + 1)", exempt: false, overloaded: false, now: t0) == .admit }
+        #expect(admitted.count == 20, "100 addresses of one /64 are one sender")
+        #expect(admission.admit(source: "2001:db8:0:1::1", exempt: false, overloaded: false, now: t0) == .admit)
+    }
 }
