@@ -158,7 +158,7 @@ final class BindingWriterTests: XCTestCase {
             capture.recorded.filter { !$0.hasPrefix("debug") },
             [
                 "warning: Binding batch failed, committing its submissions one by one",
-                "error: Binding write failed and was rolled back",
+                "warning: Binding write failed and was rolled back",
             ])
     }
 
@@ -185,7 +185,7 @@ final class BindingWriterTests: XCTestCase {
         XCTAssertEqual(writer.failedSubmissions, 3)
         XCTAssertEqual(
             capture.recorded.filter { !$0.hasPrefix("debug") },
-            Array(repeating: "error: Binding write failed and was rolled back", count: 3),
+            Array(repeating: "warning: Binding write failed and was rolled back", count: 3),
             "no one-by-one retry against a failed database")
     }
 

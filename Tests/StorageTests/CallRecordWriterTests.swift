@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import Model
 import SQLiteStorage
@@ -34,6 +35,29 @@ final class CallRecordWriterTests: XCTestCase {
         XCTAssertEqual(writer.writtenRecords, 2, "201 saves, 2 rows written")
         XCTAssertEqual(writer.committedBatches, 1)
         XCTAssertEqual(writer.failures, 0)
+        writer.shutdown()
+    }
+
+    /// A record the database refuses (here a trigger refuses rec-2, as a
+    /// constraint would) does not take the rest of its batch with it.
+    func testARowTheDatabaseRefusesLosesOnlyItself() throws {
+        let database = try TestDatabase.open(self)
+        try database.pool.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER refuse_rec_2 BEFORE INSERT ON call_records WHEN NEW.id = 'rec-2'
+                BEGIN SELECT RAISE(ABORT, 'refused'); END
+                """)
+        }
+        let store = CallRecordStore(database: database)
+        let writer = CallRecordWriter(store: store, logger: logger)
+        for n in 1...3 { writer.save(CallRecordFixture.record(n)) }
+        writer.start()
+        writer.flush()
+        XCTAssertEqual(try store.find("rec-1"), CallRecordFixture.record(1))
+        XCTAssertNil(try store.find("rec-2"))
+        XCTAssertEqual(try store.find("rec-3"), CallRecordFixture.record(3))
+        XCTAssertEqual(writer.writtenRecords, 2)
+        XCTAssertEqual(writer.failures, 1)
         writer.shutdown()
     }
 
@@ -114,7 +138,7 @@ final class CallRecordWriterTests: XCTestCase {
         writer.flush()
         XCTAssertEqual(writer.failures, 2)
         XCTAssertEqual(writer.writtenRecords, 1)
-        XCTAssertEqual(capture.recorded.filter { !$0.hasPrefix("debug") }, ["error: Call record write failed"])
+        XCTAssertEqual(capture.recorded.filter { !$0.hasPrefix("debug") }, ["warning: Call record write failed"])
 
         writer.save(CallRecordFixture.record(4))
         writer.shutdown()
@@ -136,7 +160,7 @@ final class CallRecordWriterTests: XCTestCase {
         XCTAssertEqual(try store.list().map(\.id), ["rec-3"])
         XCTAssertEqual(writer.failures, 2)
         XCTAssertEqual(capture.recorded.filter { !$0.hasPrefix("debug") },
-                       Array(repeating: "error: Call record cannot be stored", count: 2))
+                       Array(repeating: "warning: Call record cannot be stored", count: 2))
         writer.shutdown()
     }
 

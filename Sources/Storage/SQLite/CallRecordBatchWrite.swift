@@ -4,7 +4,8 @@ import Ports
 
 /// How the call-record writer's thread writes one batch: every record that
 /// can be encoded, in one transaction; a record that cannot is logged and
-/// counted, and does not stop the others.
+/// counted, and does not stop the others. When the database refuses the
+/// batch for what one row holds, each row is written on its own.
 struct CallRecordBatchWrite: Sendable {
     let store: CallRecordStore
     let logger: Logger
@@ -23,18 +24,33 @@ struct CallRecordBatchWrite: Sendable {
                     metadata: ["call.record_id": "\(record.id)", "call.pairing_id": "\(record.pairingID)", "error": "\(error)"])
             }
         }
-        var committed = 0
-        if !rows.isEmpty {
-            do {
-                try store.write(rows)
-                committed = 1
-            } catch {
-                failed += rows.count
-                logger.warning(
-                    "Call record write failed",
-                    metadata: ["call_records.count": "\(rows.count)", "error": "\(error)"])
+        guard !rows.isEmpty else { return counters.add(failures: failed) }
+        do {
+            try store.write(rows)
+            counters.add(batches: 1, written: rows.count, failures: failed)
+        } catch {
+            // Nothing of the batch was written. A row the database refuses
+            // must not take the others with it: write each on its own. When
+            // the database itself failed (busy, full, closed), one by one
+            // would fail the same way, a timeout each.
+            guard rows.count > 1, BindingBatchCommit.isCausedByTheData(error) else {
+                logger.warning("Call record write failed",
+                               metadata: ["call_records.count": "\(rows.count)", "error": "\(error)"])
+                return counters.add(failures: failed + rows.count)
             }
+            logger.warning("Call record batch failed, writing its records one by one",
+                           metadata: ["call_records.count": "\(rows.count)", "error": "\(error)"])
+            for row in rows {
+                do {
+                    try store.write([row])
+                    counters.add(batches: 1, written: 1)
+                } catch {
+                    failed += 1
+                    logger.warning("Call record write failed",
+                                   metadata: ["call.record_id": "\(row.id)", "error": "\(error)"])
+                }
+            }
+            counters.add(failures: failed)
         }
-        counters.add(batches: committed, written: committed * rows.count, failures: failed)
     }
 }
