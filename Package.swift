@@ -92,6 +92,7 @@ let package = Package(
             dependencies: [
                 "Model", "Ports", "CCurl",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -237,6 +238,8 @@ let package = Package(
             dependencies: [
                 "Push", "PushSink", "Model", "Ports", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

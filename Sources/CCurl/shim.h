@@ -23,6 +23,10 @@ static inline CURLcode swk_curl_easy_setopt_write_function(CURL *handle, swk_cur
     return curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, value);
 }
 
+static inline CURLcode swk_curl_easy_setopt_header_function(CURL *handle, swk_curl_write_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, value);
+}
+
 static inline CURLcode swk_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

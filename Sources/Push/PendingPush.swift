@@ -2,10 +2,10 @@ import Model
 import Ports
 
 /// A push handed to ``PushClient/send(_:completion:)`` that the HTTP thread
-/// has not started yet: the message, its provider and the request it built.
+/// has not started yet: the message and its provider. The provider builds
+/// the request on the HTTP thread, when the push starts.
 struct PendingPush: Sendable {
     let message: PushMessage
     let provider: any PushProvider
-    let request: PushHTTPRequest
     let completion: @Sendable (PushResult) -> Void
 }

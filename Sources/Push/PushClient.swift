@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import Model
 import Ports
 import ServiceLifecycle
@@ -7,7 +8,10 @@ import ServiceLifecycle
 /// Sends pushes to their providers over HTTPS with libcurl, on a dedicated
 /// `push-http` thread, so that callers (the SIP loop) never wait on the network.
 /// Each push goes through the provider its message names: the provider builds
-/// the request and reads the answer.
+/// the request (on the `push-http` thread) and reads the answer.
+///
+/// Every result is counted in `sipwake_push_results_total` (by provider and
+/// result) and logged: at `debug` when delivered, at `warning` otherwise.
 ///
 /// Pushes given to ``send(_:completion:)`` before ``run()`` wait for it. On
 /// graceful shutdown (or cancellation) the client refuses new pushes, lets the
@@ -17,12 +21,16 @@ public final class PushClient: Service, PushSender, Sendable {
     private let settings: PushClientSettings
     private let providers: PushProviders
     private let logger: Logger
+    private let reporter: PushResultReporter
     private let queue = PushRequestQueue()
 
-    public init(settings: PushClientSettings, providers: PushProviders, logger: Logger) {
+    /// `metrics` is the backend the push results are counted in.
+    public init(settings: PushClientSettings, providers: PushProviders, logger: Logger, metrics: any MetricsFactory) {
         self.settings = settings
         self.providers = providers
         self.logger = logger
+        reporter = PushResultReporter(logger: logger,
+                                      counters: PushResultCounters(providers: providers.names, factory: metrics))
     }
 
     public func run() async throws {
@@ -30,8 +38,10 @@ public final class PushClient: Service, PushSender, Sendable {
         let started = await withGracefulShutdownHandler {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                    let thread = Thread { [settings, queue, logger] in
-                        let loop = PushTransferLoop(settings: settings, queue: queue, logger: logger)
+                    let thread = Thread { [settings, queue, logger, reporter] in
+                        // On Linux a name set before `start()` does not reach the thread.
+                        Thread.current.name = "push-http"
+                        let loop = PushTransferLoop(settings: settings, queue: queue, logger: logger, reporter: reporter)
                         continuation.resume(returning: loop.run())
                     }
                     thread.name = "push-http"
@@ -52,15 +62,14 @@ public final class PushClient: Service, PushSender, Sendable {
     /// message's name or ("push client stopped") once the client is shutting down.
     public func send(_ message: PushMessage, completion: @escaping @Sendable (PushResult) -> Void) {
         guard let provider = providers.provider(named: message.provider) else {
-            logger.warning("push provider not configured", metadata: [
-                "push.provider": "\(message.provider)", "push.tuple_id": "\(message.tupleID)"])
-            completion(PushResult(kind: .failed, detail: "no push provider \(message.provider)"))
+            reporter.finish(message, provider: message.provider,
+                            with: PushResult(kind: .failed, detail: "no push provider \(message.provider)"),
+                            warning: "push provider not configured", completion: completion)
             return
         }
-        let push = PendingPush(message: message, provider: provider, request: provider.request(for: message),
-                               completion: completion)
+        let push = PendingPush(message: message, provider: provider, completion: completion)
         if !queue.enqueue(push) {
-            completion(PushTransferLoop.stopped)
+            reporter.finish(message, provider: provider.name, with: PushTransferLoop.stopped, completion: completion)
         }
     }
 }

@@ -5,27 +5,31 @@ import Model
 import Ports
 
 /// The libcurl side of ``PushClient``: one multi handle and its easy handles,
-/// created, driven and freed on the `push-http` thread only. Each push brings
-/// its own URL, headers and body (built by its provider). Connections stay
+/// created, driven and freed on the `push-http` thread only. Each push's
+/// provider builds its URL, method, headers and body here, when the push
+/// starts, so that the callers of ``PushClient/send(_:completion:)`` never
+/// pay for it. Every push ends through the ``PushResultReporter``. Connections stay
 /// open between pushes and are shared by concurrent pushes to the same host
 /// when it speaks HTTP/2.
 final class PushTransferLoop {
     private let settings: PushClientSettings
     private let queue: PushRequestQueue
     private let logger: Logger
+    private let reporter: PushResultReporter
     private var transfers: [UnsafeMutableRawPointer: PushTransfer] = [:]
 
-    init(settings: PushClientSettings, queue: PushRequestQueue, logger: Logger) {
+    init(settings: PushClientSettings, queue: PushRequestQueue, logger: Logger, reporter: PushResultReporter) {
         self.settings = settings
         self.queue = queue
         self.logger = logger
+        self.reporter = reporter
     }
 
     /// Sends pushes until shutdown is asked and the pushes in flight have
     /// ended; false when libcurl could not start (every push then fails).
     func run() -> Bool {
         guard curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK, let multi = curl_multi_init() else {
-            for push in queue.markStopped() { push.completion(PushResult(kind: .failed, detail: "libcurl could not start")) }
+            for push in queue.markStopped() { finish(push, with: PushResult(kind: .failed, detail: "libcurl could not start")) }
             return false
         }
         defer { curl_global_cleanup() }
@@ -45,7 +49,7 @@ final class PushTransferLoop {
             curl_multi_poll(multi, nil, 0, 1000, nil)
         }
 
-        for push in queue.markStopped() { push.completion(Self.stopped) }
+        for push in queue.markStopped() { finish(push, with: Self.stopped) }
         curl_multi_cleanup(multi)
         logger.debug("push client stopped")
         return true
@@ -53,15 +57,21 @@ final class PushTransferLoop {
 
     static let stopped = PushResult(kind: .failed, detail: "push client stopped")
 
+    /// Counts and logs the result, then tells the caller.
+    private func finish(_ push: PendingPush, with result: PushResult) {
+        reporter.finish(push.message, provider: push.provider.name, with: result, completion: push.completion)
+    }
+
     private func start(_ push: PendingPush, on multi: UnsafeMutableRawPointer) {
         guard let easy = curl_easy_init() else {
-            push.completion(PushResult(kind: .failed, detail: "libcurl could not start"))
+            finish(push, with: PushResult(kind: .failed, detail: "libcurl could not start"))
             return
         }
-        let transfer = PushTransfer(push: push, errorBufferSize: Int(CURL_ERROR_SIZE))
-        let body = push.request.body
-        swk_curl_easy_setopt_string(easy, CURLOPT_URL, push.request.url)
-        if push.request.method != "POST" { swk_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, push.request.method) }
+        let request = push.provider.request(for: push.message)
+        let transfer = PushTransfer(push: push, request: request, errorBufferSize: Int(CURL_ERROR_SIZE))
+        let body = request.body
+        swk_curl_easy_setopt_string(easy, CURLOPT_URL, request.url)
+        if request.method != "POST" { swk_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method) }
         swk_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         swk_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
         // Wait for a connection that can multiplex rather than open a new one per push (HTTP/2).
@@ -83,12 +93,19 @@ final class PushTransferLoop {
             transfer.append(UnsafeRawBufferPointer(start: data, count: size * count))
             return size * count
         }
+        swk_curl_easy_setopt_header_function(easy) { data, size, count, context in
+            guard let data, let context else { return 0 }
+            let transfer = Unmanaged<PushTransfer>.fromOpaque(context).takeUnretainedValue()
+            transfer.appendHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
+            return size * count
+        }
         // `transfers` keeps the transfer alive until its handle is removed.
         swk_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(transfer).toOpaque())
+        swk_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, Unmanaged.passUnretained(transfer).toOpaque())
         let added = curl_multi_add_handle(multi, easy)
         guard added == CURLM_OK else {
             curl_easy_cleanup(easy)
-            push.completion(PushResult(kind: .failed, detail: String(cString: curl_multi_strerror(added))))
+            finish(push, with: PushResult(kind: .failed, detail: String(cString: curl_multi_strerror(added))))
             return
         }
         transfers[easy] = transfer
@@ -109,7 +126,7 @@ final class PushTransferLoop {
             if code == CURLE_OK {
                 var status = 0
                 swk_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-                answer = .response(status: status, headers: [], body: transfer.body)
+                answer = .response(status: status, headers: transfer.headers, body: transfer.body)
             } else {
                 let message = transfer.errorMessage
                 answer = .transportFailure(PushTransportFailure(
@@ -117,26 +134,7 @@ final class PushTransferLoop {
                     message: message.isEmpty ? String(cString: curl_easy_strerror(code)) : message))
             }
             curl_easy_cleanup(easy)
-            let push = transfer.push
-            let result = push.provider.classify(answer)
-            // Tokens are shortened in logs: a token lets anyone push to that phone.
-            let metadata: Logger.Metadata = [
-                "push.provider": "\(push.provider.name)",
-                "push.event": "\(push.message.event.rawValue)",
-                "call.pairing_id": "\(push.message.pairingID)",
-                "push.token": "\(push.message.shortToken)",
-                "push.result": "\(result.name)",
-                "push.status": "\(result.httpStatus.map(String.init) ?? "-")",
-                "push.detail": "\(result.detail ?? "")",
-            ]
-            if result.kind == .failed {
-                // Refused for good (a bad URL, an untrusted certificate, a 4xx):
-                // retrying will not help, the operator must look.
-                logger.warning("push failed", metadata: metadata)
-            } else {
-                logger.debug("push answered", metadata: metadata)
-            }
-            transfer.push.completion(result)
+            finish(transfer.push, with: transfer.push.provider.classify(answer))
         }
     }
 

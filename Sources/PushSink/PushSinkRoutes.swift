@@ -4,14 +4,20 @@ import Logging
 import NIOCore
 
 /// The push sink's HTTP endpoints: the send path (and anything under
-/// `/pnm2/`), `GET`/`DELETE /records`, `GET`/`POST /rules`.
+/// `/pnm2/`) by `POST`, `PUT` or `PATCH`, `GET`/`DELETE /records`,
+/// `GET`/`POST /rules`.
 struct PushSinkRoutes: Sendable {
+    /// The methods a push may come with: gateways take `POST`, some providers `PUT` or `PATCH`.
+    static let pushMethods: [HTTPRequest.Method] = [.post, .put, .patch]
+
     let sink: PushSink
 
     func register(on router: Router<BasicRequestContext>) {
-        router.post("/pnm2/**") { request, _ in try await self.push(request) }
-        if !sink.settings.path.hasPrefix("/pnm2/") {
-            router.post(RouterPath(sink.settings.path)) { request, _ in try await self.push(request) }
+        for method in Self.pushMethods {
+            router.on("/pnm2/**", method: method) { request, _ in try await self.push(request) }
+            if !sink.settings.path.hasPrefix("/pnm2/") {
+                router.on(RouterPath(sink.settings.path), method: method) { request, _ in try await self.push(request) }
+            }
         }
         router.get("/records") { _, _ in
             let data = try PushSinkRecord.jsonEncoder().encode(sink.records())
@@ -32,25 +38,32 @@ struct PushSinkRoutes: Sendable {
 
     private func push(_ request: Request) async throws -> Response {
         let receivedAt = Date()
+        let method = request.method.rawValue
         let path = request.uri.path
+        var headers: [String: String] = [:]
+        for field in request.headers {
+            let name = field.name.canonicalName
+            headers[name] = headers[name].map { "\($0), \(field.value)" } ?? field.value
+        }
         let data: Data
         do {
             data = Data(buffer: try await request.body.collect(upTo: PushSink.maxBodySize))
         } catch let error as HTTPResponseError where error.status == .contentTooLarge {
             // Recorded like any other push, so a lab sees what the gateway refused.
-            sink.add(PushSinkRecord(receivedAt: receivedAt, path: path, body: [:], status: 413,
+            sink.add(PushSinkRecord(receivedAt: receivedAt, method: method, path: path, headers: headers, body: [:], status: 413,
                                     error: "body larger than \(PushSink.maxBodySize) bytes"))
             return Self.json(status: 413, ["status": "error", "code": "TooLarge", "message": "body too large"])
         }
         guard let fields = PushSinkBody.fields(of: data) else {
-            sink.add(PushSinkRecord(receivedAt: receivedAt, path: path, body: [:], status: 400,
+            sink.add(PushSinkRecord(receivedAt: receivedAt, method: method, path: path, headers: headers, body: [:], status: 400,
                                     error: "body is not a JSON object"))
             sink.logger.debug("push sink refused a push", metadata: ["http.path": "\(path)"])
             return Self.json(status: 400, ["status": "error", "code": "BadRequest", "message": "body is not a JSON object"])
         }
         let token = fields["DeviceToken"] ?? ""
         let rule = sink.rule(forToken: token)
-        sink.add(PushSinkRecord(receivedAt: receivedAt, path: path, body: fields, status: rule.status))
+        sink.add(PushSinkRecord(receivedAt: receivedAt, method: method, path: path, headers: headers, body: fields,
+                                status: rule.status))
         sink.logger.debug("push sink received a push", metadata: [
             "http.path": "\(path)", "push.verb": "\(fields["verb"] ?? "")", "push.token": "\(token)", "sink.rule": "\(rule)",
         ])

@@ -3,7 +3,7 @@ public struct PushSinkSettings: Sendable, Equatable {
     public var host: String
     /// 0 picks a free port; ``PushSink/boundPort`` tells which.
     public var port: Int
-    /// The send path; POSTs to any path under `/pnm2/` are taken too.
+    /// The send path; pushes to any path under `/pnm2/` are taken too.
     public var path: String
     /// A file to append one JSON line per request to, `-` for standard
     /// output, nil for no lines.

@@ -33,7 +33,7 @@ public enum SipwakeServices {
                 settings: PushClientSettings(timeout: Double(config.push.timeout),
                                              caFile: config.push.caFile.isEmpty ? nil : config.push.caFile),
                 providers: providers,
-                logger: logger)
+                logger: logger, metrics: metrics)
             services.append(.init(service: client))
             push = client
         }

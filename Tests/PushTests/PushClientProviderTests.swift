@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import Model
 import Ports
 import Push
@@ -17,7 +18,7 @@ import Testing
                 AcrobitsProvider(settings: AcrobitsSettings(gatewayURL: "\(base)/send")),
                 LabProvider(url: "\(base)/lab"),
             ]),
-            logger: PushFixtures.logger)
+            logger: PushFixtures.logger, metrics: NOOPMetricsHandler.instance)
         let service = RunningService.start(client, logger: PushFixtures.logger)
         let acrobits = await PushFixtures.send(PushFixtures.incomingCall(token: "token-a"), with: client)
         var labMessage = PushFixtures.incomingCall(token: "token-lab")

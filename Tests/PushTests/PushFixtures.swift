@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import Model
 import Ports
 import Push
@@ -19,10 +20,11 @@ enum PushFixtures {
     }
 
     /// A client whose only provider is the Acrobits gateway at `gatewayURL`.
-    static func client(gatewayURL: String, timeout: Double = 5, logger: Logger = logger) -> PushClient {
+    static func client(gatewayURL: String, timeout: Double = 5, logger: Logger = logger,
+                       metrics: any MetricsFactory = NOOPMetricsHandler.instance) -> PushClient {
         PushClient(settings: PushClientSettings(timeout: timeout),
                    providers: PushProviders([AcrobitsProvider(settings: AcrobitsSettings(gatewayURL: gatewayURL))]),
-                   logger: logger)
+                   logger: logger, metrics: metrics)
     }
 
     /// The gateway fields of ``incomingCall(token:id:)`` with its defaults, written out.
@@ -45,13 +47,22 @@ enum PushFixtures {
     static func withSinkAndClient(
         sink sinkSettings: PushSinkSettings = PushSinkSettings(port: 0),
         timeout: Double = 5,
+        clientLogger: Logger = logger,
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance,
         _ body: (PushSink, PushClient, Int) async throws -> Void
     ) async throws {
         let (sink, sinkService, port) = try await startSink(sinkSettings)
-        let client = client(gatewayURL: "http://127.0.0.1:\(port)\(sinkSettings.path)", timeout: timeout)
+        let client = client(gatewayURL: "http://127.0.0.1:\(port)\(sinkSettings.path)", timeout: timeout,
+                            logger: clientLogger, metrics: metrics)
+        try await running(client, then: sinkService) { try await body(sink, client, port) }
+    }
+
+    /// Runs `body` while `client` runs, then stops the client and `sinkService`, whatever `body` did.
+    static func running(_ client: PushClient, then sinkService: RunningService,
+                        _ body: () async throws -> Void) async throws {
         let clientService = RunningService.start(client, logger: logger)
         do {
-            try await body(sink, client, port)
+            try await body()
         } catch {
             try? await clientService.stop()
             try? await sinkService.stop()

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import Model
 import Ports
 import Push
@@ -13,7 +14,8 @@ import Testing
     }
 
     @Test func aPushForAProviderNotConfiguredFailsAtOnce() {
-        let client = PushClient(settings: PushClientSettings(), providers: PushProviders([]), logger: PushFixtures.logger)
+        let client = PushClient(settings: PushClientSettings(), providers: PushProviders([]), logger: PushFixtures.logger,
+                                metrics: NOOPMetricsHandler.instance)
         var message = PushFixtures.incomingCall()
         message.provider = "fcm"
         let tally = ResultTally()

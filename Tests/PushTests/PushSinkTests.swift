@@ -183,6 +183,30 @@ final class PushSinkTests: XCTestCase {
         }
     }
 
+    func testMethodAndHeadersAreRecordedAndWrittenInTheLine() async throws {
+        let output = directory.appendingPathComponent("pushes.jsonl").path
+        try await withSink(PushSinkSettings(port: 0, output: output)) { sink, port in
+            let put = try await SinkHTTP.request("PUT", port: port, path: "/pnm2/send", body: #"{"DeviceToken":"a"}"#)
+            XCTAssertEqual(put.status, 200)
+            let record = try XCTUnwrap(sink.records().first)
+            XCTAssertEqual(record.method, "PUT")
+            XCTAssertEqual(record.headers["content-type"], "application/json")
+            XCTAssertEqual(record.headers["content-length"], "19")
+        }
+        let line = try XCTUnwrap(try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").first)
+        let decoded = try PushSinkRecord.jsonDecoder().decode(PushSinkRecord.self, from: Data(line.utf8))
+        XCTAssertEqual(decoded.method, "PUT")
+        XCTAssertEqual(decoded.headers["content-type"], "application/json")
+    }
+
+    func testALineWithoutMethodOrHeadersStillReads() throws {
+        let line = #"{"body":{"Id":"1"},"path":"/pnm2/send","receivedAt":"2026-11-23T11:24:48.182Z","status":200}"#
+        let record = try PushSinkRecord.jsonDecoder().decode(PushSinkRecord.self, from: Data(line.utf8))
+        XCTAssertEqual(record.method, "POST")
+        XCTAssertEqual(record.headers, [:])
+        XCTAssertEqual(record.body, ["Id": "1"])
+    }
+
     func testRuleText() {
         XCTAssertEqual(PushSinkRule("ok"), .ok)
         XCTAssertEqual(PushSinkRule("gone"), .gone)

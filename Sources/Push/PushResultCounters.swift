@@ -1,0 +1,34 @@
+import Metrics
+import Model
+
+/// `sipwake_push_results_total{provider, result}`: how many pushes each
+/// provider delivered, found gone, left retryable or failed.
+struct PushResultCounters: Sendable {
+    private static let label = "sipwake_push_results_total"
+    private static let kinds: [PushResultKind] = [.delivered, .tokenGone, .retryable, .failed]
+
+    private let factory: any MetricsFactory
+    /// The configured providers' counters, made once.
+    private let byProvider: [String: [PushResultKind: Counter]]
+
+    init(providers: [String], factory: any MetricsFactory) {
+        self.factory = factory
+        var byProvider: [String: [PushResultKind: Counter]] = [:]
+        for provider in providers {
+            var counters: [PushResultKind: Counter] = [:]
+            for kind in Self.kinds { counters[kind] = Self.counter(provider: provider, kind: kind, factory: factory) }
+            byProvider[provider] = counters
+        }
+        self.byProvider = byProvider
+    }
+
+    func count(provider: String, kind: PushResultKind) {
+        // A push naming a provider that is not configured still counts, under the name it gave.
+        let counter = byProvider[provider]?[kind] ?? Self.counter(provider: provider, kind: kind, factory: factory)
+        counter.increment()
+    }
+
+    private static func counter(provider: String, kind: PushResultKind, factory: any MetricsFactory) -> Counter {
+        Counter(label: label, dimensions: [("provider", provider), ("result", kind.rawValue)], factory: factory)
+    }
+}
