@@ -6,7 +6,8 @@ import Registrar
 ///
 /// Trusted peers (the PBX) and edge proxies are never limited. A source
 /// where a user authenticated recently (`knownGoodTime`) gets a bucket of
-/// its own, `knownGoodFactor` times the stranger's rate, and is served even
+/// its own, `knownGoodFactor` times the stranger's rate or the strangers'
+/// global rate, whichever is larger (5000 a second by default), and is served even
 /// while the loop is overloaded: phones behind one carrier NAT share it, and
 /// a registration storm from a proxy or a test tool comes from one. Its
 /// bucket is still bounded, because a UDP source address proves nothing: an
@@ -22,7 +23,7 @@ import Registrar
 /// | source | loop | buckets | decision |
 /// |---|---|---|---|
 /// | trusted peer or edge proxy | any | — | admit |
-/// | known good | any | its own bucket (`knownGoodFactor` × the rate) has a token | admit |
+/// | known good | any | its own bucket (`knownGoodRate`) has a token | admit |
 /// | known good | any | its own bucket is empty | drop |
 /// | other | overloaded | — | drop |
 /// | other | not overloaded | its bucket and the global one have a token | admit |
@@ -49,6 +50,8 @@ struct RequestAdmission {
     let knownGoodTime: TimeInterval
     /// How many times a stranger's rate a known-good source may send.
     static let knownGoodFactor = 10
+    /// A known-good source's rate: 0 (no limit) when strangers have none.
+    var knownGoodRate: Int { perSource == 0 ? 0 : max(perSource * Self.knownGoodFactor, global) }
     let capacity: Int
     private var sources: [String: Bucket] = [:]
     private var everyone: Bucket
@@ -68,7 +71,7 @@ struct RequestAdmission {
         if exempt { return .admit }
         let source = AddressBlock.key(for: source)
         if let since = knownGood[source], now.timeIntervalSince(since) < knownGoodTime {
-            return take(source, rate: perSource * Self.knownGoodFactor, now: now) ? .admit : .dropSourceLimit
+            return take(source, rate: knownGoodRate, now: now) ? .admit : .dropSourceLimit
         }
         if overloaded { return .dropOverload }
         guard take(source, rate: perSource, now: now) else { return .dropSourceLimit }

@@ -31,9 +31,10 @@ import Testing
         #expect(admission.admit(source: "fresh", exempt: false, overloaded: false, now: t0) == .dropGlobalLimit)
     }
 
-    /// A source where a user authenticated gets ten times a stranger's
-    /// rate, outside the strangers' global bucket, but not an unlimited one:
-    /// a UDP source address can be spoofed.
+    /// A source where a user authenticated gets ten times a stranger's rate
+    /// (or the strangers' global rate, when larger), outside the strangers'
+    /// global bucket, but not an unlimited one: a UDP source address can be
+    /// spoofed.
     @Test func aSourceWhereAUserAuthenticatedGetsTenTimesTheRate() {
         var admission = RequestAdmission(perSource: 10, global: 1, now: t0)
         admission.authenticated(source: "nat", now: t0)
@@ -43,6 +44,7 @@ import Testing
         let later = t0.addingTimeInterval(1)
         let refilled = (0..<10_000).filter { _ in admission.admit(source: "nat", exempt: false, overloaded: true, now: later) == .admit }
         #expect(refilled.count == 100, "100 a second, overloaded or not")
+        #expect(RequestAdmission(perSource: 100, global: 5000, now: t0).knownGoodRate == 5000, "the defaults: the global rate")
     }
 
     @Test func anOverloadedLoopDropsStrangersButNotKnownGoodSources() {
