@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // System libraries, found with pkg-config.
@@ -85,23 +88,33 @@ let package = Package(
             name: "Config",
             dependencies: ["TOMLKit"]
         ),
-        // Push delivery: providers (the Acrobits gateway's pnm2/send), payloads,
-        // the libcurl transport on its own thread, gateway answers classified.
+        // Push delivery: providers (the Acrobits gateway, APNs, FCM), their
+        // credentials (JWTs, OAuth tokens), payload formats, the libcurl
+        // transport on its own thread, answers classified.
         .target(
             name: "Push",
             dependencies: [
                 "Model", "Ports", "CCurl",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // A local push gateway for labs and tests: records every push, answers
-        // like the real gateway, and can be told to fail.
+        // A local push service for labs and tests: plays the Acrobits gateway,
+        // APNs, FCM and Google's OAuth endpoint over HTTP/2 and TLS, records
+        // every push, answers like the real services, and can be told to fail.
         .target(
             name: "PushSink",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -237,6 +250,8 @@ let package = Package(
             name: "PushTests",
             dependencies: [
                 "Push", "PushSink", "Model", "Ports", "TestSupport",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -24,11 +24,20 @@ public struct PushMessage: Sendable, Equatable {
     public var sentAt: Date
     /// After this the push is useless (the call stopped waiting for the device); nil when it never is.
     public var expiresAt: Date?
+    /// The called user (the AOR's user part).
+    public var callee: String
+    /// The caller's URI as the INVITE's From named it.
+    public var callerURI: String?
+    /// When the call reached sipwake (the INVITE's arrival).
+    public var callStartedAt: Date
+    /// A fresh id for this one push, for apps that drop duplicates (a retry gets its own).
+    public var eventID: UUID
 
     public init(provider: String, event: PushEvent, tupleID: Int64, appID: String, deviceToken: String,
                 selector: String, pairingID: String, callerDisplayName: String?, callerUser: String?,
                 callerDomain: String?, media: String?, badge: Int?, sound: String?, sentAt: Date,
-                expiresAt: Date? = nil) {
+                expiresAt: Date? = nil, callee: String = "", callerURI: String? = nil, callStartedAt: Date? = nil,
+                eventID: UUID = UUID()) {
         self.provider = provider
         self.event = event
         self.tupleID = tupleID
@@ -44,6 +53,26 @@ public struct PushMessage: Sendable, Equatable {
         self.sound = sound
         self.sentAt = sentAt
         self.expiresAt = expiresAt
+        self.callee = callee
+        self.callerURI = callerURI
+        self.callStartedAt = callStartedAt ?? sentAt
+        self.eventID = eventID
+    }
+
+    /// Whether the call offers video.
+    public var hasVideo: Bool { media == "video" }
+
+    /// The caller's number in E.164 (`+` and 2 to 15 digits, the first not 0),
+    /// when the caller's user part is one once visual separators (space, `-`,
+    /// `.`, parentheses) are dropped; nil otherwise.
+    public var callerE164: String? {
+        guard let user = callerUser else { return nil }
+        let kept = user.filter { !" -.()".contains($0) }
+        guard kept.first == "+" else { return nil }
+        let digits = kept.dropFirst()
+        guard (2...15).contains(digits.count), digits.first != "0",
+              digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return kept
     }
 
     /// The token as logs show it: a token lets anyone push to that phone.

@@ -4,11 +4,15 @@ public struct PushResult: Sendable, Equatable {
     public var kind: PushResultKind
     public var httpStatus: Int?
     public var detail: String?
+    /// For a retryable result: how long the provider asked to wait before
+    /// trying again (its `Retry-After`), in seconds; nil when it did not say.
+    public var retryAfter: Double?
 
-    public init(kind: PushResultKind, httpStatus: Int? = nil, detail: String? = nil) {
+    public init(kind: PushResultKind, httpStatus: Int? = nil, detail: String? = nil, retryAfter: Double? = nil) {
         self.kind = kind
         self.httpStatus = httpStatus
         self.detail = detail
+        self.retryAfter = retryAfter
     }
 
     /// The name stored in the call record and on the tuple.
@@ -22,8 +26,8 @@ public struct PushResult: Sendable, Equatable {
         PushResult(kind: .tokenGone, httpStatus: status, detail: detail)
     }
 
-    public static func retryable(status: Int?, detail: String?) -> PushResult {
-        PushResult(kind: .retryable, httpStatus: status, detail: detail)
+    public static func retryable(status: Int?, detail: String?, retryAfter: Double? = nil) -> PushResult {
+        PushResult(kind: .retryable, httpStatus: status, detail: detail, retryAfter: retryAfter)
     }
 
     public static func failed(status: Int?, detail: String?) -> PushResult {

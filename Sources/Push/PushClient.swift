@@ -58,10 +58,10 @@ public final class PushClient: Service, PushSender, Sendable {
 
     /// Queues `message` for its provider and returns at once. `completion`
     /// is called exactly once: on the `push-http` thread with the provider's
-    /// verdict, or right here with `.failed` when no provider has the
-    /// message's name or ("push client stopped") once the client is shutting down.
+    /// verdict, or right here with `.failed` when neither the message's app
+    /// nor its provider name is configured or ("push client stopped") once the client is shutting down.
     public func send(_ message: PushMessage, completion: @escaping @Sendable (PushResult) -> Void) {
-        guard let provider = providers.provider(named: message.provider) else {
+        guard let provider = providers.provider(for: message) else {
             reporter.finish(message, provider: message.provider,
                             with: PushResult(kind: .failed, detail: "no push provider \(message.provider)"),
                             warning: "push provider not configured", completion: completion)

@@ -1,14 +1,21 @@
+import Model
 import Ports
 
-/// The push providers sipwake can send through, by name: each device tuple
-/// names the one that reaches it.
+/// The push providers sipwake sends through. An app the operator listed in
+/// `[apps.*]` is reached by that app's own provider (its credentials, its
+/// payload format), whatever the device tuple says; a device of any other
+/// app by the provider its tuple names (`acrobits`: the Acrobits gateway
+/// knows the apps built on its SDK).
 public struct PushProviders: Sendable {
     private let byName: [String: any PushProvider]
+    private let byAppID: [String: any PushProvider]
 
-    public init(_ providers: [any PushProvider]) {
+    /// `providers` by their names; `apps` by the app ids that choose them.
+    public init(_ providers: [any PushProvider], apps: [String: any PushProvider] = [:]) {
         var byName: [String: any PushProvider] = [:]
         for provider in providers { byName[provider.name] = provider }
         self.byName = byName
+        byAppID = apps
     }
 
     /// The provider called `name`, nil when none is configured.
@@ -16,5 +23,17 @@ public struct PushProviders: Sendable {
         byName[name]
     }
 
-    public var names: [String] { byName.keys.sorted() }
+    /// The provider that reaches the device `message` is for: its app's,
+    /// else the one its tuple names; nil when neither is configured.
+    public func provider(for message: PushMessage) -> (any PushProvider)? {
+        byAppID[message.appID] ?? byName[message.provider]
+    }
+
+    /// The provider of the listed app `appID`, nil when it is not listed.
+    public func provider(forApp appID: String) -> (any PushProvider)? {
+        byAppID[appID]
+    }
+
+    /// Every provider kind configured, for their counters.
+    public var names: [String] { Set(byName.keys).union(byAppID.values.map(\.name)).sorted() }
 }

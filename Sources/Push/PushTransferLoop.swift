@@ -17,6 +17,9 @@ final class PushTransferLoop {
     private let logger: Logger
     private let reporter: PushResultReporter
     private var transfers: [UnsafeMutableRawPointer: PushTransfer] = [:]
+    /// Pushes whose provider is still making its credential, with when they
+    /// started waiting: asked again every turn, failed after the push timeout.
+    private var waiting: [(push: PendingPush, since: Date)] = []
 
     init(settings: PushClientSettings, queue: PushRequestQueue, logger: Logger, reporter: PushResultReporter) {
         self.settings = settings
@@ -41,12 +44,20 @@ final class PushTransferLoop {
 
         while true {
             let (pushes, stopping) = queue.take()
-            for push in pushes { start(push, on: multi) }
+            let parked = waiting
+            waiting.removeAll()
+            for (push, since) in parked { start(push, on: multi, waitingSince: since) }
+            for push in pushes { start(push, on: multi, waitingSince: nil) }
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             collectFinished(on: multi)
-            if stopping && transfers.isEmpty { break }
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            if stopping {
+                for (push, _) in waiting { finish(push, with: Self.stopped) }
+                waiting.removeAll()
+                if transfers.isEmpty { break }
+            }
+            // Pushes waiting for a credential are asked again soon.
+            curl_multi_poll(multi, nil, 0, waiting.isEmpty ? 1000 : Self.credentialPollMilliseconds, nil)
         }
 
         for push in queue.markStopped() { finish(push, with: Self.stopped) }
@@ -56,18 +67,36 @@ final class PushTransferLoop {
     }
 
     static let stopped = PushResult(kind: .failed, detail: "push client stopped")
+    /// How often a push waiting for its provider's credential asks again.
+    static let credentialPollMilliseconds: Int32 = 20
 
     /// Counts and logs the result, then tells the caller.
     private func finish(_ push: PendingPush, with result: PushResult) {
         reporter.finish(push.message, provider: push.provider.name, with: result, completion: push.completion)
     }
 
-    private func start(_ push: PendingPush, on multi: UnsafeMutableRawPointer) {
+    private func start(_ push: PendingPush, on multi: UnsafeMutableRawPointer, waitingSince: Date?) {
+        let now = Date()
+        let request: PushHTTPRequest
+        switch push.provider.request(for: push.message, at: now) {
+        case .send(let built):
+            request = built
+        case .refuse(let result):
+            finish(push, with: result)
+            return
+        case .waitForCredential:
+            let since = waitingSince ?? now
+            if now.timeIntervalSince(since) >= settings.timeout {
+                finish(push, with: .retryable(status: nil, detail: "no \(push.provider.name) credential yet"))
+            } else {
+                waiting.append((push, since))
+            }
+            return
+        }
         guard let easy = curl_easy_init() else {
             finish(push, with: PushResult(kind: .failed, detail: "libcurl could not start"))
             return
         }
-        let request = push.provider.request(for: push.message)
         let transfer = PushTransfer(push: push, request: request, errorBufferSize: Int(CURL_ERROR_SIZE))
         let body = request.body
         swk_curl_easy_setopt_string(easy, CURLOPT_URL, request.url)
@@ -134,7 +163,7 @@ final class PushTransferLoop {
                     message: message.isEmpty ? String(cString: curl_easy_strerror(code)) : message))
             }
             curl_easy_cleanup(easy)
-            finish(transfer.push, with: transfer.push.provider.classify(answer))
+            finish(transfer.push, with: transfer.push.provider.classify(answer, to: transfer.request))
         }
     }
 

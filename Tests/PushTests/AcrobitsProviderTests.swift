@@ -10,7 +10,10 @@ import Testing
 
     @Test func requestPostsTheJSONPayloadToTheGateway() {
         let message = PushFixtures.incomingCall()
-        let request = provider.request(for: message)
+        guard case .send(let request) = provider.request(for: message, at: Date()) else {
+            Issue.record("the gateway provider always sends")
+            return
+        }
         #expect(request.url == "https://gateway.example/pnm2/send")
         #expect(request.method == "POST")
         #expect(request.headers == [PushHTTPHeader("Content-Type", "application/json"),
@@ -19,16 +22,16 @@ import Testing
     }
 
     @Test func answersAreReadByTheGatewayRules() {
-        let gone = provider.classify(.response(status: 410, headers: [], body: Data()))
+        let gone = provider.classify(.response(status: 410, headers: [], body: Data()), to: PushHTTPRequest(url: ""))
         #expect(gone == PushResult(kind: .tokenGone, httpStatus: 410, detail: nil))
     }
 
     @Test func timeoutsAndNetworkErrorsAreRetryableSetupErrorsAreNot() {
-        let timeout = provider.classify(.transportFailure(PushTransportFailure(reason: .timeout, message: "30 s")))
+        let timeout = provider.classify(.transportFailure(PushTransportFailure(reason: .timeout, message: "30 s")), to: PushHTTPRequest(url: ""))
         #expect(timeout == PushResult(kind: .retryable, httpStatus: nil, detail: "timeout: 30 s"))
-        let network = provider.classify(.transportFailure(PushTransportFailure(reason: .network, message: "refused")))
+        let network = provider.classify(.transportFailure(PushTransportFailure(reason: .network, message: "refused")), to: PushHTTPRequest(url: ""))
         #expect(network == PushResult(kind: .retryable, httpStatus: nil, detail: "refused"))
-        let setup = provider.classify(.transportFailure(PushTransportFailure(reason: .setup, message: "bad URL")))
+        let setup = provider.classify(.transportFailure(PushTransportFailure(reason: .setup, message: "bad URL")), to: PushHTTPRequest(url: ""))
         #expect(setup == PushResult(kind: .failed, httpStatus: nil, detail: "bad URL"))
     }
 }

@@ -9,12 +9,12 @@ struct LabProvider: PushProvider {
     let name = "lab"
     let url: String
 
-    func request(for message: PushMessage) -> PushHTTPRequest {
+    func request(for message: PushMessage, at now: Date) -> PushRequestPlan {
         let body = try? JSONSerialization.data(withJSONObject: ["DeviceToken": message.deviceToken, "event": message.event.rawValue])
-        return PushHTTPRequest(url: url, headers: [PushHTTPHeader("Content-Type", "application/json")], body: body ?? Data())
+        return .send(PushHTTPRequest(url: url, headers: [PushHTTPHeader("Content-Type", "application/json")], body: body ?? Data()))
     }
 
-    func classify(_ answer: PushHTTPAnswer) -> PushResult {
+    func classify(_ answer: PushHTTPAnswer, to request: PushHTTPRequest) -> PushResult {
         switch answer {
         case .response(let status, _, _): return PushResult(kind: .failed, httpStatus: status, detail: "lab answer")
         case .transportFailure(let failure): return PushResult(kind: .failed, detail: "lab: \(failure.message)")

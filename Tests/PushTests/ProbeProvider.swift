@@ -12,13 +12,13 @@ struct ProbeProvider: PushProvider {
     var headers: [PushHTTPHeader] = []
     let log = ProbeLog()
 
-    func request(for message: PushMessage) -> PushHTTPRequest {
+    func request(for message: PushMessage, at now: Date) -> PushRequestPlan {
         log.requestBuilt(onThread: Thread.current.name)
         let body = try? JSONSerialization.data(withJSONObject: ["DeviceToken": message.deviceToken])
-        return PushHTTPRequest(url: url, method: method, headers: headers, body: body ?? Data())
+        return .send(PushHTTPRequest(url: url, method: method, headers: headers, body: body ?? Data()))
     }
 
-    func classify(_ answer: PushHTTPAnswer) -> PushResult {
+    func classify(_ answer: PushHTTPAnswer, to request: PushHTTPRequest) -> PushResult {
         switch answer {
         case .response(let status, let headers, _):
             log.answerRead(headers: headers)

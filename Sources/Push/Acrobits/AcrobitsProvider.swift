@@ -1,3 +1,4 @@
+import Foundation
 import Model
 import Ports
 
@@ -15,15 +16,15 @@ public struct AcrobitsProvider: PushProvider {
 
     public var name: String { Self.name }
 
-    public func request(for message: PushMessage) -> PushHTTPRequest {
-        PushHTTPRequest(
+    public func request(for message: PushMessage, at now: Date) -> PushRequestPlan {
+        .send(PushHTTPRequest(
             url: settings.gatewayURL, method: "POST",
             headers: [PushHTTPHeader("Content-Type", "application/json"), PushHTTPHeader("Accept", "application/json")]
                 + settings.extraHeaders,
-            body: AcrobitsPayload(message).jsonBody)
+            body: AcrobitsPayload(message).jsonBody))
     }
 
-    public func classify(_ answer: PushHTTPAnswer) -> PushResult {
+    public func classify(_ answer: PushHTTPAnswer, to request: PushHTTPRequest) -> PushResult {
         switch answer {
         case .response(let status, _, let body): return AcrobitsAnswer.classify(status: status, body: body)
         case .transportFailure(let failure): return AcrobitsAnswer.classify(failure)
