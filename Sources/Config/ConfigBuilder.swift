@@ -22,6 +22,7 @@ struct ConfigBuilder {
             staleAfterDays: try integer(key("tuples", "stale_after_days")) ?? defaults.tuples.staleAfterDays)
         config.calls = try calls(defaults.calls)
         config.push = try push(defaults.push)
+        config.apps = try apps()
         return config
     }
 
@@ -251,7 +252,9 @@ struct ConfigBuilder {
         section.missedBadge = try integer(key("push", "missed_badge")) ?? defaults.missedBadge
         section.sound = string(key("push", "sound")) ?? defaults.sound
         let urlKey = key("push", "gateway_url")
-        if let text = string(urlKey) {
+        if let text = string(urlKey), text.isEmpty {
+            section.gatewayURL = ""
+        } else if let text = string(urlKey) {
             let lower = text.lowercased()
             guard (lower.hasPrefix("http://") || lower.hasPrefix("https://")), text.count > 8,
                   !text.contains(where: { $0.isWhitespace }) else {
@@ -264,6 +267,150 @@ struct ConfigBuilder {
             section.caFile = try existingFile(path, for: caKey)
         }
         return section
+    }
+
+    private func apps() throws(ConfigError) -> [AppSection] {
+        var sections: [AppSection] = []
+        for app in raw.apps {
+            let section = try self.app(app)
+            if let other = sections.first(where: { $0.appID == section.appID }) {
+                throw appError(app, "app_id", .invalidValue,
+                               "'\(section.appID)' is already the app id of [apps.\(other.name)]")
+            }
+            sections.append(section)
+        }
+        return sections
+    }
+
+    /// The keys each provider takes besides app_id, provider, format, template, template_file and url.
+    private static let providerKeys: [AppProvider: Set<String>] = [
+        .acrobits: [],
+        .apns: ["key_file", "key_id", "team_id", "bundle_id", "environment"],
+        .fcm: ["service_account_file"],
+    ]
+
+    private func app(_ app: RawApp) throws(ConfigError) -> AppSection {
+        func text(_ name: String) -> String? {
+            if case .string(let value)? = app.values[name] { return value }
+            return nil
+        }
+        func required(_ name: String, _ what: String) throws(ConfigError) -> String {
+            guard let value = text(name), !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw appError(app, name, .invalidValue, "missing: set \(name) to \(what)")
+            }
+            return value
+        }
+
+        let appID = try required("app_id", "the app id the app reports with its tokens (pushappid)")
+        guard appID.count <= 256, !appID.contains(where: { $0.isWhitespace || $0.isASCII && $0.asciiValue! < 32 }) else {
+            throw appError(app, "app_id", .invalidValue, "'\(appID)' is not an app id (1 to 256 characters, no spaces)")
+        }
+        let providerText = try required("provider", "acrobits, apns or fcm")
+        guard let provider = AppProvider(rawValue: providerText.lowercased()) else {
+            throw appError(app, "provider", .invalidValue, "'\(providerText)' is not a push provider (acrobits, apns, fcm)")
+        }
+        for name in Self.providerKeys.values.reduce(Set(), { $0.union($1) }).sorted()
+        where app.values[name] != nil && !(Self.providerKeys[provider] ?? []).contains(name) {
+            let owner = Self.providerKeys.first { $0.value.contains(name) }?.key.rawValue ?? "another provider"
+            throw appError(app, name, .invalidValue, "is a setting of \(owner) apps; this app's provider is \(provider.rawValue)")
+        }
+
+        let format: AppPayloadFormat
+        if let formatText = text("format") {
+            guard let parsed = AppPayloadFormat(rawValue: formatText.lowercased()) else {
+                let names = AppPayloadFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                throw appError(app, "format", .invalidValue, "'\(formatText)' is not a payload format (\(names))")
+            }
+            format = parsed
+        } else {
+            format = provider == .acrobits ? .acrobits : .incomingCallEvent
+        }
+        if provider == .acrobits && format != .acrobits {
+            throw appError(app, "format", .invalidValue,
+                           "the Acrobits gateway takes its own payload only: use format = \"acrobits\" or leave it out")
+        }
+        var section = AppSection(name: app.name, appID: appID, provider: provider, format: format)
+
+        let inline = text("template")
+        let templatePath = text("template_file")
+        if format == .template {
+            switch (inline, templatePath) {
+            case (nil, nil):
+                throw appError(app, "format", .invalidValue, "format = \"template\" needs template or template_file")
+            case (.some, .some):
+                throw appError(app, "template_file", .invalidValue, "set template or template_file, not both")
+            case (let inline?, nil):
+                section.template = inline
+            case (nil, let path?):
+                section.templateFile = try appFile(app, "template_file", path)
+            }
+        } else if inline != nil || templatePath != nil {
+            throw appError(app, inline != nil ? "template" : "template_file", .invalidValue,
+                           "is used only with format = \"template\"")
+        }
+
+        if let url = text("url") {
+            let lower = url.lowercased()
+            guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), url.count > 8,
+                  !url.contains(where: { $0.isWhitespace }) else {
+                throw appError(app, "url", .invalidValue, "'\(url)' is not an http:// or https:// URL")
+            }
+            section.url = url
+        }
+
+        switch provider {
+        case .acrobits:
+            break
+        case .apns:
+            section.keyFile = try appFile(app, "key_file", required("key_file", "the .p8 signing key file from Apple"))
+            let keyID = try required("key_id", "the signing key's 10-character key id")
+            guard Self.isAppleID(keyID) else {
+                throw appError(app, "key_id", .invalidValue, "'\(keyID)' is not an Apple key id (10 letters and digits)")
+            }
+            let teamID = try required("team_id", "the 10-character team id of the developer account")
+            guard Self.isAppleID(teamID) else {
+                throw appError(app, "team_id", .invalidValue, "'\(teamID)' is not an Apple team id (10 letters and digits)")
+            }
+            let bundleID = try required("bundle_id", "the app's bundle id, e.g. com.example.phone")
+            guard bundleID.count <= 155, !bundleID.hasSuffix(".voip"),
+                  bundleID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else {
+                throw appError(app, "bundle_id", .invalidValue,
+                               "'\(bundleID)' is not a bundle id (letters, digits, '.' and '-'; without the .voip suffix)")
+            }
+            section.keyID = keyID
+            section.teamID = teamID
+            section.bundleID = bundleID
+            switch text("environment")?.lowercased() ?? "production" {
+            case "production": section.sandbox = false
+            case "sandbox", "development": section.sandbox = true
+            case let other:
+                throw appError(app, "environment", .invalidValue, "'\(other)' is not production or sandbox")
+            }
+        case .fcm:
+            section.serviceAccountFile = try appFile(
+                app, "service_account_file",
+                required("service_account_file", "the service-account JSON file from the Firebase console"))
+        }
+        return section
+    }
+
+    private static func isAppleID(_ text: String) -> Bool {
+        text.count == 10 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    }
+
+    private func appFile(_ app: RawApp, _ name: String, _ path: String) throws(ConfigError) -> String {
+        let resolved = PathResolver.resolve(path, against: directory)
+        guard isReadableFile(resolved) else {
+            var message = "cannot read '\(resolved)'"
+            if !path.hasPrefix("/") { message += " ('\(path)' relative to the directory of \(file))" }
+            throw appError(app, name, .missingFile, message)
+        }
+        return resolved
+    }
+
+    private func appError(_ app: RawApp, _ name: String, _ kind: ConfigErrorKind, _ message: String) -> ConfigError {
+        ConfigError(kind: kind, file: file, key: "apps.\(app.name).\(name)", line: app.lines[name] ?? app.line,
+                    message: "[apps.\(app.name)] \(name): \(message)")
     }
 
     private func log(_ defaults: LogSection) throws(ConfigError) -> LogSection {

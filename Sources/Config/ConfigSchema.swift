@@ -63,8 +63,15 @@ enum ConfigSchema {
         ConfigKey(section: "push", name: "ca_file", kind: .string),
     ]
 
+    /// The keys of each `[apps.NAME]` table (no environment overrides).
+    static let appKeys: [String: ConfigValueKind] = [
+        "app_id": .string, "provider": .string, "format": .string, "template": .string, "template_file": .string,
+        "key_file": .string, "key_id": .string, "team_id": .string, "bundle_id": .string, "environment": .string,
+        "service_account_file": .string, "url": .string,
+    ]
+
     /// Section names in file order.
-    static let sections: [String] = ["sip", "tls", "registrar", "auth", "database", "log", "http", "tuples", "calls", "push"]
+    static let sections: [String] = ["sip", "tls", "registrar", "auth", "database", "log", "http", "tuples", "calls", "push", "apps"]
 
     static func key(section: String, name: String) -> ConfigKey? {
         keys.first { $0.section == section && $0.name == name }

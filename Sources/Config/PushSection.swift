@@ -1,9 +1,12 @@
-/// `[push]`: delivery of incoming-call, missed and answered-elsewhere pushes
-/// through the Acrobits push gateway.
+/// `[push]`: delivery of incoming-call, missed and answered-elsewhere pushes:
+/// what every provider shares, and the Acrobits gateway that reaches the
+/// apps not listed under `[apps.*]`.
 public struct PushSection: Sendable, Hashable {
     /// Send pushes at all. Off: calls fork to registered contacts only.
     public var enabled: Bool
-    /// The gateway's send URL (http or https).
+    /// The Acrobits gateway's send URL (http or https); "" = no gateway:
+    /// only the apps listed under `[apps.*]` can be pushed, and a report of
+    /// any other app id is refused.
     public var gatewayURL: String
     /// Seconds one push may take before it counts as failed and is retried (1...60).
     public var timeout: Int

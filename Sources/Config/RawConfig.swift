@@ -3,6 +3,8 @@
 struct RawConfig: Sendable {
     private(set) var values: [String: ConfigValue] = [:]
     private(set) var sources: [String: ConfigValueSource] = [:]
+    /// The `[apps.NAME]` tables, in file order.
+    var apps: [RawApp] = []
 
     mutating func set(_ key: ConfigKey, _ value: ConfigValue, from source: ConfigValueSource) {
         values[key.path] = value

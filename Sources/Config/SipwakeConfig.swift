@@ -18,12 +18,14 @@ public struct SipwakeConfig: Sendable, Hashable {
     public var tuples: TuplesSection
     public var calls: CallsSection
     public var push: PushSection
+    /// `[apps.NAME]`, in file order.
+    public var apps: [AppSection]
 
     public init(
         sip: SIPSection = SIPSection(), tls: TLSSection = TLSSection(), registrar: RegistrarSection = RegistrarSection(),
         auth: AuthSection = AuthSection(), database: DatabaseSection = DatabaseSection(), log: LogSection = LogSection(),
         http: HTTPSection = HTTPSection(), tuples: TuplesSection = TuplesSection(),
-        calls: CallsSection = CallsSection(), push: PushSection = PushSection()
+        calls: CallsSection = CallsSection(), push: PushSection = PushSection(), apps: [AppSection] = []
     ) {
         self.sip = sip
         self.tls = tls
@@ -35,6 +37,7 @@ public struct SipwakeConfig: Sendable, Hashable {
         self.tuples = tuples
         self.calls = calls
         self.push = push
+        self.apps = apps
     }
 
     /// Every key at its default. `database.path` is the unresolved `../var/sipwake.sqlite`

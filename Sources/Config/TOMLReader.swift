@@ -35,6 +35,10 @@ enum TOMLReader {
                     kind: .unknownSection, file: file, key: sectionName, line: sectionLine, message: message))
                 continue
             }
+            if sectionName == "apps" {
+                readApps(sectionValue, locator: locator, file: file, into: &raw, problems: &problems)
+                continue
+            }
             guard let section = sectionValue.table else {
                 problems.append(ConfigError(
                     kind: .wrongType, file: file, key: sectionName, line: sectionLine,
@@ -69,6 +73,56 @@ enum TOMLReader {
             throw first
         }
         return raw
+    }
+
+    /// `[apps.NAME]` tables: each a table of known keys.
+    private static func readApps(_ value: TOMLValueConvertible, locator: TOMLKeyLocator, file: String,
+                                 into raw: inout RawConfig, problems: inout [ConfigError]) {
+        guard let apps = value.table else {
+            problems.append(ConfigError(
+                kind: .wrongType, file: file, key: "apps", line: locator.line(of: ["apps"]),
+                message: "'apps' must be tables such as [apps.my-phone], got \(describe(value))"))
+            return
+        }
+        for (name, appValue) in apps {
+            let appLine = locator.line(of: ["apps", name])
+            guard let table = appValue.table else {
+                problems.append(ConfigError(
+                    kind: .wrongType, file: file, key: "apps.\(name)", line: appLine,
+                    message: "'\(name)' in [apps] must be a table ([apps.\(name)]), got \(describe(appValue))"))
+                continue
+            }
+            guard AppNameSyntax.isValid(name) else {
+                problems.append(ConfigError(
+                    kind: .invalidValue, file: file, key: "apps.\(name)", line: appLine,
+                    message: "[apps.\(name)]: an app's name is 1 to 32 lowercase letters, digits, '-' or '_'"))
+                continue
+            }
+            var app = RawApp(name: name, line: appLine)
+            for (keyName, keyValue) in table {
+                let line = locator.line(of: ["apps", name, keyName])
+                guard let kind = ConfigSchema.appKeys[keyName] else {
+                    var message = "unknown key '\(keyName)' in [apps.\(name)]"
+                    if let guess = ConfigSchema.suggestion(for: keyName, among: ConfigSchema.appKeys.keys.sorted()) {
+                        message += " (did you mean '\(guess)'?)"
+                    }
+                    problems.append(ConfigError(
+                        kind: .unknownKey, file: file, key: "apps.\(name).\(keyName)", line: line, message: message))
+                    continue
+                }
+                switch convert(keyValue, to: kind) {
+                case .success(let converted):
+                    app.values[keyName] = converted
+                    if let line { app.lines[keyName] = line }
+                case .failure(let problem):
+                    problems.append(ConfigError(
+                        kind: .wrongType, file: file, key: "apps.\(name).\(keyName)", line: line,
+                        message: "[apps.\(name)] \(keyName): expected \(kind.expectation), \(problem.text)"))
+                }
+            }
+            raw.apps.append(app)
+        }
+        raw.apps.sort { ($0.line ?? Int.max, $0.name) < ($1.line ?? Int.max, $1.name) }
     }
 
     private struct TypeProblem: Error {

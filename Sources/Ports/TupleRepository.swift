@@ -6,9 +6,11 @@ import Model
 /// every incoming call and marked with each push's answer.
 ///
 /// Rules every implementation keeps, each write in one transaction: invalid
-/// input writes nothing; one tuple per (username, selector); a token is held
-/// by one tuple only (writing a tuple deletes every other one holding one of
-/// its tokens, so a token reported on another account moves).
+/// input writes nothing; one tuple per (username, selector); one per (token,
+/// selector) and per (token, user): writing a tuple deletes every other one
+/// holding one of its tokens with the same selector or the same user (the
+/// slot changed account, or was set up again). The same token under another
+/// user and selector is a second account on the same device, and is kept.
 public protocol TupleRepository: Sendable {
     /// The Push Token Reporter's upsert. A report of a known (username,
     /// selector) replaces both pairs and sets `lastSeenAt`; a nil platform

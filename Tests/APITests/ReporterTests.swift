@@ -245,7 +245,7 @@ final class ReporterTests: XCTestCase {
         }
     }
 
-    func testTokenReportedOnAnotherAccountMovesThere() async throws {
+    func testTheSameSlotReportedOnAnotherAccountMovesThere() async throws {
         try await withServer { client, fixture in
             let bob = try await Self.postForm(client, "/push/report", [
                 ("username", "bob"), ("password", "bob-secret"), ("selector", Self.selector),
@@ -254,14 +254,28 @@ final class ReporterTests: XCTestCase {
             XCTAssertEqual(bob.status, .ok)
             XCTAssertEqual(try fixture.tuples.count(username: "bob"), 1)
 
-            // The phone is handed to alice: same app token, alice's account.
+            // The slot is set to alice's account: same app token, same selector.
             let alice = try await Self.postForm(client, "/push/report", [
-                ("username", "alice"), ("password", "alice-secret"), ("selector", Self.selector2),
+                ("username", "alice"), ("password", "alice-secret"), ("selector", Self.selector),
                 ("pushToken", Self.fcmToken), ("pushappid", Self.appID),
             ])
             XCTAssertEqual(alice.status, .ok)
             XCTAssertEqual(try fixture.tuples.count(username: "bob"), 0)
             XCTAssertEqual(try fixture.tuples.list(username: "alice").map(\.tokenCalls), [Self.fcmToken])
+        }
+    }
+
+    func testTwoAccountsOnOneDeviceAreBothKept() async throws {
+        try await withServer { client, fixture in
+            for (user, password, selector) in [("bob", "bob-secret", Self.selector), ("alice", "alice-secret", Self.selector2)] {
+                let report = try await Self.postForm(client, "/push/report", [
+                    ("username", user), ("password", password), ("selector", selector),
+                    ("pushToken", Self.fcmToken), ("pushappid", Self.appID),
+                ])
+                XCTAssertEqual(report.status, .ok, String(buffer: report.body))
+            }
+            XCTAssertEqual(try fixture.tuples.list(username: "bob").map(\.selector), [Self.selector])
+            XCTAssertEqual(try fixture.tuples.list(username: "alice").map(\.selector), [Self.selector2])
         }
     }
 

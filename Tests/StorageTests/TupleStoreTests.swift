@@ -17,6 +17,7 @@ final class TupleStoreTests: XCTestCase {
         let users = UserStore(database: database)
         try users.add(username: "alice", realm: "sipwake", ha1MD5: md5, ha1SHA256: sha256)
         try users.add(username: "bob", realm: "sipwake", ha1MD5: md5, ha1SHA256: sha256)
+        try users.add(username: "carol", realm: "sipwake", ha1MD5: md5, ha1SHA256: sha256)
         return (TupleStore(database: database), users, database)
     }
 
@@ -85,13 +86,24 @@ final class TupleStoreTests: XCTestCase {
         XCTAssertEqual(try store.list(username: "no such user", limit: 10, offset: 0), [])
     }
 
-    func testATokenMovesFromAnotherAccount() throws {
+    func testTheSameTokenWithAnotherSelectorIsASecondAccountAndIsKept() throws {
         let (store, _, _) = try makeStores()
         let alices = try reportIPhone(store).tuple
-        // The phone now carries bob's account (another selector), same tokens.
+        // The phone carries bob's account too, in another slot (selector), same tokens.
         let bobs = try reportIPhone(store, user: "bob", selector: pixelSelector, at: t0.addingTimeInterval(60))
         XCTAssertTrue(bobs.created)
-        XCTAssertNil(try store.get(id: alices.id), "alice's row held the tokens: deleted")
+        XCTAssertEqual(try store.get(id: alices.id), alices, "alice's account on that device stays")
+        XCTAssertEqual(try store.list(username: "bob", limit: 10, offset: 0), [bobs.tuple])
+        XCTAssertEqual(try store.count(username: nil), 2)
+    }
+
+    func testTheSameSlotReportedByAnotherUserMoves() throws {
+        let (store, _, _) = try makeStores()
+        let alices = try reportIPhone(store).tuple
+        // The slot (same selector, same tokens) now holds bob's account.
+        let bobs = try reportIPhone(store, user: "bob", selector: iPhoneSelector, at: t0.addingTimeInterval(60))
+        XCTAssertTrue(bobs.created)
+        XCTAssertNil(try store.get(id: alices.id), "alice's row held the slot: deleted")
         XCTAssertEqual(try store.list(username: "alice", limit: 10, offset: 0), [])
         XCTAssertEqual(try store.list(username: "bob", limit: 10, offset: 0), [bobs.tuple])
     }
@@ -108,11 +120,11 @@ final class TupleStoreTests: XCTestCase {
             appIDOther: app, tokenOther: apnsToken, platform: .ios, now: t0).tuple
         XCTAssertNil(try store.get(id: old.id), "alice's old selector held the apns token")
         XCTAssertEqual(try store.get(id: unrelated.id), unrelated, "a row sharing no token is kept")
-        // Bob's "calls" token reported as alice's "other" token: it moves too.
+        // Bob's "calls" token reported in the same slot as carol's "other" token: it moves too.
         let across = try store.report(
-            username: "alice", selector: pixelSelector, appIDCalls: nil, tokenCalls: nil,
+            username: "carol", selector: iPhoneSelector, appIDCalls: nil, tokenCalls: nil,
             appIDOther: app, tokenOther: fcmToken, platform: .android, now: t0).tuple
-        XCTAssertNil(try store.get(id: unrelated.id), "bob's calls token reported as alice's other token moved")
+        XCTAssertNil(try store.get(id: unrelated.id), "bob's calls token reported as carol's other token moved")
         XCTAssertEqual(try store.list(username: nil, limit: 10, offset: 0), [moved, across])
     }
 

@@ -108,7 +108,7 @@ enum StorageMigrations {
             // UNIQUE(username, selector) already serves `WHERE username = ?`;
             // this one serves the list order (`ORDER BY id`) per user without a sort.
             try db.execute(sql: "CREATE INDEX device_tuples_username ON device_tuples(username, id)")
-            // A reported token moves from whichever row holds it.
+            // The move rule finds the rows that hold a reported token.
             try db.execute(sql: "CREATE INDEX device_tuples_token_calls ON device_tuples(token_calls)")
             try db.execute(sql: "CREATE INDEX device_tuples_token_other ON device_tuples(token_other)")
             // Purge of stale tuples: `WHERE last_seen_at < ?`.

@@ -10,9 +10,12 @@ import Ports
 /// - every argument is validated before the transaction starts, so invalid
 ///   input writes nothing;
 /// - one row per (username, selector);
-/// - a token is held by one row only: writing a row deletes every other row
-///   that holds one of its tokens (in either pair), so a token reported on
-///   another account or selector moves to the row just written.
+/// - one row per (token, selector) and per (token, user): writing a row
+///   deletes every other row that holds one of its tokens (in either pair)
+///   with the same selector (the account slot changed account) or the same
+///   user (the user's slot was set up again). The same token with another
+///   user and another selector is a second account on the same device, and
+///   is kept: both accounts' calls wake that device, each with its selector.
 public struct TupleStore: TupleRepository {
     private let database: SipwakeDatabase
 
@@ -27,8 +30,9 @@ public struct TupleStore: TupleRepository {
     /// report is the app's current state) and sets `lastSeenAt`; a `nil`
     /// platform keeps the one already known, and so does the provider (apps
     /// do not report one; a new tuple gets `acrobits`). A report of a new selector adds
-    /// a row: several devices per user are all kept. Rows of other accounts
-    /// or selectors holding one of the reported tokens are deleted.
+    /// a row: several devices per user are all kept. Rows holding one of the
+    /// reported tokens with the same selector or the same user are deleted
+    /// (the move rule above); other accounts on the same device are kept.
     /// - Throws: `invalidUsername`, `invalidField`, `userNotFound`; nothing is written then.
     @discardableResult
     public func report(
@@ -271,12 +275,22 @@ public struct TupleStore: TupleRepository {
         return db.lastInsertedRowID
     }
 
-    /// The move rule: a token lives on one row only.
+    /// The move rule: one row per (token, selector), and one per (token,
+    /// user). Another row holding one of the tokens goes when it has the
+    /// same selector (the account slot on the device changed account) or the
+    /// same user (the user's slot on the device was set up again). A row of
+    /// another user with another selector is another account on the same
+    /// device, and stays.
     private static func deleteOtherHolders(_ db: Database, of tokens: [String], keeping id: Int64) throws {
         for token in Set(tokens) {
             try db.execute(
-                sql: "DELETE FROM device_tuples WHERE id <> ? AND (token_calls = ? OR token_other = ?)",
-                arguments: [id, token, token])
+                sql: """
+                    DELETE FROM device_tuples
+                    WHERE id <> ? AND (token_calls = ? OR token_other = ?)
+                      AND (selector = (SELECT selector FROM device_tuples WHERE id = ?)
+                           OR username = (SELECT username FROM device_tuples WHERE id = ?))
+                    """,
+                arguments: [id, token, token, id, id])
         }
     }
 
