@@ -1,3 +1,4 @@
+import Model
 import Registrar
 
 /// What the HTTP side needs from the configuration.
@@ -23,14 +24,14 @@ public struct APISettings: Sendable {
     public var nonceLifetime: Int
     /// Requests one Digest nonce may authenticate (`auth.nonce_max_uses`).
     public var nonceMaxUses: Int
-    /// The push providers this server has: a tuple the admin API writes
-    /// must name one of them, or its device could never be woken.
-    public var pushProviders: [String]
+    /// Which provider reaches each app id: a tuple the reporter or the
+    /// admin API writes must be reachable, or its device could never be woken.
+    public var pushRouting: PushRouting
 
     public init(realm: String, algorithms: [DigestAlgorithm] = [.sha256, .md5], adminToken: String?,
                 maxBodySize: Int = 16 * 1024, failedLoginsPerMinute: Int = 10, adminFailuresPerMinute: Int = 5,
                 nonceSecret: [UInt8], nonceLifetime: Int = 300, nonceMaxUses: Int = 100,
-                pushProviders: [String] = ["acrobits"]) {
+                pushRouting: PushRouting = PushRouting()) {
         self.realm = realm
         self.algorithms = algorithms
         self.adminToken = adminToken
@@ -40,6 +41,6 @@ public struct APISettings: Sendable {
         self.nonceSecret = nonceSecret
         self.nonceLifetime = nonceLifetime
         self.nonceMaxUses = nonceMaxUses
-        self.pushProviders = pushProviders
+        self.pushRouting = pushRouting
     }
 }

@@ -71,7 +71,7 @@ struct AdminRoutes {
         group.post("tuples") { request, _ in
             let body = try APIJSON.decode(AdminTupleBody.self, from: try await reader.read(request))
             return try Self.guarded(failures) {
-                let fields = try body.validated(providers: settings.pushProviders)
+                let fields = try body.validated(routing: settings.pushRouting)
                 let tuple = try tuples.create(
                     username: fields.username, selector: fields.selector,
                     appIDCalls: body.appIDCalls, tokenCalls: body.tokenCalls,
@@ -87,7 +87,7 @@ struct AdminRoutes {
             let id = try Self.tupleID(context)
             let body = try APIJSON.decode(AdminTupleBody.self, from: try await reader.read(request))
             return try Self.guarded(failures) {
-                let fields = try body.validated(providers: settings.pushProviders)
+                let fields = try body.validated(routing: settings.pushRouting)
                 let tuple = try tuples.update(
                     id: id, username: fields.username, selector: fields.selector,
                     appIDCalls: body.appIDCalls, tokenCalls: body.tokenCalls,

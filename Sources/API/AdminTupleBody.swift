@@ -11,7 +11,7 @@ struct AdminTupleBody: Decodable, Sendable {
     var appIDOther: String?
     var tokenOther: String?
     var platform: String?
-    /// The push provider; `acrobits` when absent.
+    /// The push provider; when absent, the one that reaches the tuple's app.
     var provider: String?
 
     enum CodingKeys: String, CodingKey {
@@ -30,8 +30,10 @@ struct AdminTupleBody: Decodable, Sendable {
         let provider: String
     }
 
-    /// `providers`: the names this server pushes through.
-    func validated(providers: [String]) throws -> Fields {
+    /// `routing`: which provider reaches each app id. The provider, when
+    /// given, must be the one that reaches the tuple's app; when absent it is
+    /// that one.
+    func validated(routing: PushRouting) throws -> Fields {
         guard let username else { throw AdminError.badRequest("missing username", field: "username") }
         guard let selector else { throw AdminError.badRequest("missing selector", field: "selector") }
         var known: DevicePlatform?
@@ -41,16 +43,23 @@ struct AdminTupleBody: Decodable, Sendable {
             }
             known = value
         }
-        let provider = self.provider ?? DeviceTuple.defaultProvider
-        guard DeviceTuple.isValidProvider(provider) else {
+        if let provider, !DeviceTuple.isValidProvider(provider) {
             throw AdminError.badRequest(
                 "invalid provider: use 1 to 32 characters among lowercase letters, digits and '-'", field: "provider")
         }
-        guard providers.contains(provider) else {
-            throw AdminError.badRequest(
-                "unknown provider: this server pushes through \(providers.joined(separator: ", "))", field: "provider")
+        // Half pairs and missing pairs are the store's to refuse, by name.
+        let calls = tokenCalls == nil ? nil : appIDCalls
+        let other = tokenOther == nil ? nil : appIDOther
+        if calls == nil && other == nil {
+            return Fields(username: username, selector: selector, platform: known,
+                          provider: provider ?? DeviceTuple.defaultProvider)
         }
-        return Fields(username: username, selector: selector, platform: known, provider: provider)
+        switch routing.provider(appIDCalls: calls, appIDOther: other, requested: provider) {
+        case .success(let chosen):
+            return Fields(username: username, selector: selector, platform: known, provider: chosen)
+        case .failure(let refusal):
+            throw AdminError.badRequest(refusal.reason, field: Self.jsonName(of: refusal.field))
+        }
     }
 
     /// The JSON name of a `StorageError.invalidField` name.

@@ -16,11 +16,15 @@ struct ReporterRequest: Sendable, Equatable {
     var appIDOther: String?
     var tokenOther: String?
     var platform: DevicePlatform?
+    /// The provider the app says its tokens belong to (`provider`): optional,
+    /// and when sent it must be the one that reaches the reported app.
+    var provider: String?
 
     static let usernameNames = ["username", "account[username]"]
     static let passwordNames = ["password", "account[password]"]
     static let selectorNames = ["selector"]
     static let platformNames = ["platform"]
+    static let providerNames = ["provider"]
     static let singleTokenNames = ["pushToken", "token"]
     static let singleAppIDNames = ["pushappid", "appId", "appid"]
     static let callsTokenNames = ["pushTokenIncomingCall", "token_calls"]
@@ -63,6 +67,13 @@ struct ReporterRequest: Sendable, Equatable {
                 throw APIError(.badRequest, "platform must be ios or android", field: "platform")
             }
             request.platform = platform
+        }
+        if let provider = try fields.value(providerNames, length: 1...32) {
+            guard DeviceTuple.isValidProvider(provider) else {
+                throw APIError(.badRequest, "provider must be lowercase letters, digits and '-' (acrobits, apns, fcm)",
+                               field: "provider")
+            }
+            request.provider = provider
         }
         return request
     }

@@ -78,6 +78,14 @@ struct ReporterRoutes: Sendable {
     private func answer(_ request: Request, kind: Kind, address: String) async throws -> Response {
         let pairs = try await ReporterPayload.pairs(of: request, maxBodySize: settings.maxBodySize)
         let fields = try kind == .report ? ReporterRequest.report(pairs) : ReporterRequest.removal(pairs)
+        var provider: String?
+        if kind == .report {
+            switch settings.pushRouting.provider(appIDCalls: fields.appIDCalls, appIDOther: fields.appIDOther,
+                                                 requested: fields.provider) {
+            case .success(let chosen): provider = chosen
+            case .failure(let refusal): throw Self.apiError(refusal)
+            }
+        }
         let now = clock()
         let account = try authenticator.authenticate(
             fields, method: request.method.rawValue, uri: request.uri.description, path: request.uri.path,
@@ -90,7 +98,7 @@ struct ReporterRoutes: Sendable {
                     username: account, selector: fields.selector,
                     appIDCalls: fields.appIDCalls, tokenCalls: fields.tokenCalls,
                     appIDOther: fields.appIDOther, tokenOther: fields.tokenOther,
-                    platform: fields.platform, now: now)
+                    platform: fields.platform, provider: provider, now: now)
             } catch let error as StorageError {
                 throw Self.apiError(error)
             }
@@ -110,6 +118,12 @@ struct ReporterRoutes: Sendable {
             logger.debug("account removal reported", metadata: ["sip.user": "\(account)", "tuple.removed": "\(removed)"])
             return Self.removal(removed: removed)
         }
+    }
+
+    /// An app id no provider reaches, or a provider that does not reach it.
+    private static func apiError(_ refusal: PushRouting.Refusal) -> APIError {
+        let wire = ["appIDCalls": "pushappid_incoming_call", "appIDOther": "pushappid_other"][refusal.field] ?? refusal.field
+        return APIError(.badRequest, refusal.reason, field: wire)
     }
 
     /// The store validates again; its refusals name its own fields, mapped

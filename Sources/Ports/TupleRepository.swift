@@ -19,7 +19,7 @@ public protocol TupleRepository: Sendable {
     func report(
         username: String, selector: String,
         appIDCalls: String?, tokenCalls: String?, appIDOther: String?, tokenOther: String?,
-        platform: DevicePlatform?, now: Date
+        platform: DevicePlatform?, provider: String?, now: Date
     ) throws -> (tuple: DeviceTuple, created: Bool)
     /// The Account Removal Reporter: deletes that device's tuple for that
     /// user. `false` when there was none.

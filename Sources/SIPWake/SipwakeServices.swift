@@ -57,7 +57,7 @@ public enum SipwakeServices {
                 failedLoginsPerMinute: config.http.failedLoginsPerMinute,
                 adminFailuresPerMinute: config.http.adminFailuresPerMinute,
                 nonceSecret: secret, nonceLifetime: config.auth.nonceLifetime,
-                nonceMaxUses: config.auth.nonceMaxUses, pushProviders: providers.names)
+                nonceMaxUses: config.auth.nonceMaxUses, pushRouting: config.pushRouting)
             if settings.adminToken == nil {
                 logger.notice("admin API is off: set [http] admin_token (or SIPWAKE_HTTP_ADMIN_TOKEN) to enable it")
             }

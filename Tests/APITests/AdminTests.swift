@@ -1,5 +1,6 @@
 import API
 import Foundation
+import Model
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -27,7 +28,7 @@ enum AdminTests {
     /// Runs `test` against a live app; the database file is deleted afterwards.
     static func withApp(
         token: String? = AdminTests.token, maxBodySize: Int = 16 * 1024, adminFailuresPerMinute: Int = 5,
-        pushProviders: [String] = ["acrobits"], registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        pushRouting: PushRouting = PushRouting(), registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
         exposition: Bool = true,
         clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "admin-test"),
         _ test: @Sendable (any TestClientProtocol, SipwakeDatabase) async throws -> Void
@@ -38,7 +39,7 @@ enum AdminTests {
         defer { try? database.close() }
         let settings = APISettings(realm: realm, adminToken: token, maxBodySize: maxBodySize,
                                    adminFailuresPerMinute: adminFailuresPerMinute, nonceSecret: [7, 7, 7],
-                                   pushProviders: pushProviders)
+                                   pushRouting: pushRouting)
         var text: (@Sendable () -> String)?
         if exposition { text = { @Sendable in registry.emitToString() } }
         let router = APIRouter.make(stores: database.stores, settings: settings, logger: logger,

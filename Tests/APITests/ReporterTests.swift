@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Model
 import Prometheus
 import Registrar
 import SQLiteStorage
@@ -38,7 +39,7 @@ final class ReporterTests: XCTestCase {
     }
 
     func withServer(failedLoginsPerMinute: Int = 10, maxBodySize: Int = 16 * 1024, nonceMaxUses: Int = 100,
-                    router kind: RouterKind = .reporter,
+                    pushRouting: PushRouting = PushRouting(), router kind: RouterKind = .reporter,
                     clock: @escaping @Sendable () -> Date = { Date() },
                     logger: Logger = Logger(label: "reporter-test"),
                     registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
@@ -56,7 +57,8 @@ final class ReporterTests: XCTestCase {
         }
         let settings = APISettings(realm: Self.realm, algorithms: [.sha256, .md5], adminToken: "admin",
                                    maxBodySize: maxBodySize, failedLoginsPerMinute: failedLoginsPerMinute,
-                                   nonceSecret: Array("reporter-test-secret".utf8), nonceMaxUses: nonceMaxUses)
+                                   nonceSecret: Array("reporter-test-secret".utf8), nonceMaxUses: nonceMaxUses,
+                                   pushRouting: pushRouting)
         let fixture = Fixture(database: database, tuples: TupleStore(database: database), users: users)
         let configuration = ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0))
         switch kind {
@@ -276,6 +278,49 @@ final class ReporterTests: XCTestCase {
             }
             XCTAssertEqual(try fixture.tuples.list(username: "bob").map(\.selector), [Self.selector])
             XCTAssertEqual(try fixture.tuples.list(username: "alice").map(\.selector), [Self.selector2])
+        }
+    }
+
+    // MARK: - Apps and providers
+
+    /// An app built without the Acrobits SDK reports its APNs VoIP token and
+    /// its FCM token as plain JSON; each tuple takes its app's provider.
+    func testListedAppsTakeTheirProviderFromTheAppID() async throws {
+        let routing = PushRouting(apps: ["com.example.phone": "apns", "com.example.phone.android": "fcm"])
+        try await withServer(pushRouting: routing) { client, fixture in
+            let ios = try await Self.postJSON(client, "/push/report", [
+                "username": "alice", "password": "alice-secret", "selector": Self.selector,
+                "pushTokenIncomingCall": "a1b2c3d4e5f6", "pushappid_incoming_call": "com.example.phone",
+                "pushTokenOther": "f6e5d4c3b2a1", "pushappid_other": "com.example.phone", "platform": "ios",
+            ])
+            XCTAssertEqual(ios.status, .ok, String(buffer: ios.body))
+            let android = try await Self.postJSON(client, "/push/report", [
+                "username": "alice", "password": "alice-secret", "selector": Self.selector2,
+                "pushToken": Self.fcmToken, "pushappid": "com.example.phone.android", "provider": "fcm",
+            ])
+            XCTAssertEqual(android.status, .ok, String(buffer: android.body))
+            XCTAssertEqual(try fixture.tuples.list(username: "alice").map(\.provider), ["apns", "fcm"])
+        }
+    }
+
+    func testAProviderThatDoesNotReachTheAppOrAnUnreachableAppIsRefused() async throws {
+        let routing = PushRouting(apps: ["com.example.phone": "apns"], gatewayProvider: nil)
+        try await withServer(pushRouting: routing) { client, fixture in
+            let wrong = try await Self.postForm(client, "/push/report", [
+                ("username", "alice"), ("password", "alice-secret"), ("selector", Self.selector),
+                ("pushToken", "a1b2c3d4e5f6"), ("pushappid", "com.example.phone"), ("provider", "fcm"),
+            ])
+            XCTAssertEqual(wrong.status, .badRequest)
+            XCTAssertEqual(try Self.json(wrong)["field"] as? String, "provider")
+            let unknown = try await Self.postForm(client, "/push/report", [
+                ("username", "alice"), ("password", "alice-secret"), ("selector", Self.selector),
+                ("pushToken", Self.fcmToken), ("pushappid", Self.appID),
+            ])
+            XCTAssertEqual(unknown.status, .badRequest)
+            let json = try Self.json(unknown)
+            XCTAssertEqual(json["field"] as? String, "pushappid_incoming_call")
+            XCTAssertTrue((json["error"] as? String)?.contains("app id '\(Self.appID)' has no push provider") == true)
+            XCTAssertEqual(try fixture.tuples.count(username: "alice"), 0)
         }
     }
 

@@ -24,7 +24,8 @@ import Testing
     /// Batches as the thread wrote them; the first write can be held.
     final class Recorder: Sendable {
         let batches = Mutex<[[Int]]>([])
-        let threadNames = Mutex<Set<String>>([])
+        /// The threads that wrote (pthread ids): the writer's own only.
+        let writerThreads = Mutex<Set<UInt>>([])
         let gate = DispatchSemaphore(value: 0)
         let holdFirst: Bool
         let entered = DispatchSemaphore(value: 0)
@@ -35,7 +36,7 @@ import Testing
 
         func write(_ batch: [Int]) {
             let first = batches.withLock { $0.isEmpty }
-            threadNames.withLock { _ = $0.insert(Thread.current.name ?? "") }
+            writerThreads.withLock { _ = $0.insert(UInt(pthread_self())) }
             if first && holdFirst {
                 entered.signal()
                 gate.wait()
@@ -55,7 +56,10 @@ import Testing
         recorder.gate.signal()
         writer.flush()
         #expect(recorder.batches.withLock { $0 } == [[0], [1, 2, 3, 4], [5, 6]])
-        #expect(recorder.threadNames.withLock { $0 } == ["test-writer"])
+        // Every batch was written by one thread, not the caller's.
+        let threads = recorder.writerThreads.withLock { $0 }
+        #expect(threads.count == 1)
+        #expect(!threads.contains(UInt(pthread_self())))
         writer.shutdown()
     }
 

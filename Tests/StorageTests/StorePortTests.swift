@@ -47,9 +47,17 @@ import Testing
             let tuples: any TupleRepository = stores.tuples
             let reported = try tuples.report(
                 username: "alice", selector: "s1", appIDCalls: "app", tokenCalls: "t1", appIDOther: nil,
-                tokenOther: nil, platform: .ios, now: Self.now)
+                tokenOther: nil, platform: .ios, provider: nil, now: Self.now)
             #expect(reported.created)
             #expect(reported.tuple.provider == "acrobits")
+            let again = try tuples.report(
+                username: "alice", selector: "s1", appIDCalls: "app", tokenCalls: "t1", appIDOther: nil,
+                tokenOther: nil, platform: nil, provider: "apns", now: Self.now)
+            #expect(again.tuple.provider == "apns", "a report sets the provider that reaches the app")
+            let kept = try tuples.report(
+                username: "alice", selector: "s1", appIDCalls: "app", tokenCalls: "t1", appIDOther: nil,
+                tokenOther: nil, platform: nil, provider: nil, now: Self.now)
+            #expect(kept.tuple.provider == "apns", "no provider keeps the known one")
             let created = try tuples.create(
                 username: "alice", selector: "s2", appIDCalls: nil, tokenCalls: nil, appIDOther: "app",
                 tokenOther: "t2", platform: .android, provider: "fcm-v1", now: Self.now)
@@ -65,11 +73,11 @@ import Testing
             #expect(updated.platform == nil)
 
             // A report keeps the provider the operator chose.
-            let again = try tuples.report(
+            let reportedAgain = try tuples.report(
                 username: "alice", selector: "s2", appIDCalls: nil, tokenCalls: nil, appIDOther: "app",
-                tokenOther: "t3", platform: nil, now: Self.now)
-            #expect(!again.created)
-            #expect(again.tuple.provider == "apns")
+                tokenOther: "t3", platform: nil, provider: nil, now: Self.now)
+            #expect(!reportedAgain.created)
+            #expect(reportedAgain.tuple.provider == "apns")
 
             try tuples.recordPushResult(id: reported.tuple.id, sentAt: nil, at: Self.now, status: 200, result: "ok")
             #expect(try tuples.get(id: reported.tuple.id)?.lastPushStatus == 200)
@@ -80,11 +88,11 @@ import Testing
             #expect(try !tuples.delete(id: created.id))
             _ = try tuples.report(
                 username: "alice", selector: "s3", appIDCalls: "app", tokenCalls: "t4", appIDOther: nil,
-                tokenOther: nil, platform: nil, now: Self.now)
+                tokenOther: nil, platform: nil, provider: nil, now: Self.now)
             #expect(try tuples.purge(notSeenSince: Self.now.addingTimeInterval(1)) == 1)
             _ = try tuples.report(
                 username: "alice", selector: "s4", appIDCalls: "app", tokenCalls: "t5", appIDOther: nil,
-                tokenOther: nil, platform: nil, now: Self.now)
+                tokenOther: nil, platform: nil, provider: nil, now: Self.now)
             #expect(try tuples.deleteAll(username: "alice") == 1)
         }
     }

@@ -17,7 +17,6 @@ final class TupleStoreTests: XCTestCase {
         let users = UserStore(database: database)
         try users.add(username: "alice", realm: "sipwake", ha1MD5: md5, ha1SHA256: sha256)
         try users.add(username: "bob", realm: "sipwake", ha1MD5: md5, ha1SHA256: sha256)
-        try users.add(username: "carol", realm: "sipwake", ha1MD5: md5, ha1SHA256: sha256)
         return (TupleStore(database: database), users, database)
     }
 
@@ -109,7 +108,8 @@ final class TupleStoreTests: XCTestCase {
     }
 
     func testATokenMovesFromAnotherSelectorOfTheSameUserAndAcrossPairs() throws {
-        let (store, _, _) = try makeStores()
+        let (store, users, _) = try makeStores()
+        try users.add(username: "carol", realm: "sipwake", ha1MD5: md5, ha1SHA256: sha256)
         let old = try reportIPhone(store).tuple
         let unrelated = try reportPixel(store, user: "bob", selector: iPhoneSelector).tuple
         // Same device, account re-added (new selector), reporting only the

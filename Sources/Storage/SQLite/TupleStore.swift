@@ -28,8 +28,9 @@ public struct TupleStore: TupleRepository {
     /// The Push Token Reporter's upsert. A report of an existing (username,
     /// selector) replaces both pairs (a pair not reported is cleared: the
     /// report is the app's current state) and sets `lastSeenAt`; a `nil`
-    /// platform keeps the one already known, and so does the provider (apps
-    /// do not report one; a new tuple gets `acrobits`). A report of a new selector adds
+    /// platform keeps the one already known, and so does a `nil` provider (a
+    /// new tuple then gets `acrobits`); the reporter passes the provider that
+    /// reaches the reported app. A report of a new selector adds
     /// a row: several devices per user are all kept. Rows holding one of the
     /// reported tokens with the same selector or the same user are deleted
     /// (the move rule above); other accounts on the same device are kept.
@@ -38,11 +39,11 @@ public struct TupleStore: TupleRepository {
     public func report(
         username: String, selector: String,
         appIDCalls: String?, tokenCalls: String?, appIDOther: String?, tokenOther: String?,
-        platform: DevicePlatform?, now: Date = Date()
+        platform: DevicePlatform?, provider: String? = nil, now: Date = Date()
     ) throws -> (tuple: DeviceTuple, created: Bool) {
         let fields = try TupleFields.validate(
             username: username, selector: selector, appIDCalls: appIDCalls, tokenCalls: tokenCalls,
-            appIDOther: appIDOther, tokenOther: tokenOther, platform: platform)
+            appIDOther: appIDOther, tokenOther: tokenOther, platform: platform, provider: provider)
         let time = now.timeIntervalSince1970
         return try database.pool.write { db in
             try Self.requireUser(db, fields.username)
@@ -55,11 +56,11 @@ public struct TupleStore: TupleRepository {
                     sql: """
                         UPDATE device_tuples
                         SET app_id_calls = ?, token_calls = ?, app_id_other = ?, token_other = ?,
-                            platform = coalesce(?, platform), last_seen_at = ?
+                            platform = coalesce(?, platform), provider = coalesce(?, provider), last_seen_at = ?
                         WHERE id = ?
                         """,
                     arguments: [fields.appIDCalls, fields.tokenCalls, fields.appIDOther, fields.tokenOther,
-                                fields.platform?.rawValue, time, existing])
+                                fields.platform?.rawValue, fields.provider, time, existing])
                 id = existing
             } else {
                 id = try Self.insert(db, fields, createdAt: time, lastSeenAt: time)
