@@ -18,6 +18,8 @@ public struct CallFork: Sendable {
     /// The device tuples are being read: a pushed device may yet register.
     private var tuplesPending = false
     private var windowDeadline: Date?
+    /// Retries waiting for the provider's `Retry-After` to pass, earliest first.
+    private var delayedRetries: [(at: Date, target: PushTarget, event: PushEvent)] = []
     private var graceDeadline: Date?
     private var targets: [PushTarget] = []
     private var goneTuples: Set<Int64> = []
@@ -53,7 +55,9 @@ public struct CallFork: Sendable {
         if shuttingDown { return nil }
         switch phase {
         case .starting: return nil
-        case .live: return windowDeadline
+        case .live:
+            guard let first = delayedRetries.first?.at else { return windowDeadline }
+            return windowDeadline.map { min($0, first) } ?? first
         case .ended:
             guard let grace = graceDeadline, let ended = record.endedAt else { return nil }
             let drained = !branches.values.contains { $0.final == nil }
@@ -292,7 +296,18 @@ public struct CallFork: Sendable {
                 note("stale token, tuple deleted", "tuple=\(tupleID)")
             }
         case .retryable where attempt.attempt == 1 && phase == .live && attempt.event == .incomingCall:
-            push(attempt.target, attempt.event, attempt: 2)
+            if let wait = result.retryAfter, wait > 0 {
+                let at = now.addingTimeInterval(wait)
+                if let deadline = windowDeadline, at >= deadline {
+                    note("push not retried", "push=\(id) retry-after=\(Int(wait.rounded(.up)))s is past the wake window")
+                } else {
+                    delayedRetries.append((at, attempt.target, attempt.event))
+                    delayedRetries.sort { $0.at < $1.at }
+                    note("push retry scheduled", "push=\(id) retry-after=\(Int(wait.rounded(.up)))s")
+                }
+            } else {
+                push(attempt.target, attempt.event, attempt: 2)
+            }
         default:
             break
         }
@@ -314,7 +329,7 @@ public struct CallFork: Sendable {
     /// was delivered, is in flight, or will be retried.
     private var mayStillRegister: Bool {
         guard wakeupHold else { return false }
-        if tuplesPending { return true }
+        if tuplesPending || !delayedRetries.isEmpty { return true }
         return pushes.values.contains { attempt in
             guard attempt.event == .incomingCall, !goneTuples.contains(attempt.target.tupleID) else { return false }
             return attempt.result.map { $0.kind == .delivered } ?? true
@@ -326,6 +341,10 @@ public struct CallFork: Sendable {
     private mutating func timer() {
         switch phase {
         case .live:
+            while let due = delayedRetries.first, due.at <= now {
+                delayedRetries.removeFirst()
+                if !goneTuples.contains(due.target.tupleID) { push(due.target, due.event, attempt: 2) }
+            }
             guard let deadline = windowDeadline, now >= deadline else { return }
             note("wake window closed")
             cancelBranches(except: nil, reason: .noAnswer)
@@ -399,6 +418,8 @@ public struct CallFork: Sendable {
             record.finalStatus = status
         }
         phase = .ended
+        // A push that waited for its Retry-After is no use once the call ended.
+        delayedRetries.removeAll()
         record.outcome = outcome
         record.endedAt = now
         note("call ended", "outcome=\(outcome.rawValue)")

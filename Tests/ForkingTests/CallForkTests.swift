@@ -313,6 +313,36 @@ import Testing
         #expect(second.responses == [480])
     }
 
+    @Test func aRetryAfterDelaysTheRetryWithinTheWakeWindow() {
+        var (fork, _) = F.started(bindings: [], targets: [F.target(1)])
+        let answered = fork.handle(.pushResult(1, .retryable(status: 503, detail: nil, retryAfter: 4)), now: F.at(0.5))
+        #expect(answered.pushes.isEmpty, "not at once: the provider asked for 4 s")
+        #expect(answered.responses.isEmpty, "the device may still be woken: the call waits")
+        #expect(fork.nextDeadline == F.at(4.5))
+        #expect(fork.handle(.timer, now: F.at(3)).pushes.isEmpty)
+        let retried = fork.handle(.timer, now: F.at(4.5))
+        #expect(retried.pushes.map(\.0) == [2])
+        #expect(fork.record.pushes[1].attempt == 2)
+        #expect(fork.nextDeadline == F.at(ForkSettings().wakeWindow))
+    }
+
+    @Test func aRetryAfterPastTheWakeWindowIsNotRetried() {
+        var (fork, _) = F.started(bindings: [], targets: [F.target(1)])
+        let answered = fork.handle(
+            .pushResult(1, .retryable(status: 429, detail: nil, retryAfter: ForkSettings().wakeWindow + 60)), now: F.at(0.5))
+        #expect(answered.pushes.isEmpty)
+        // No contact and nothing left to wake: the call ends now.
+        #expect(answered.responses == [480])
+        #expect(fork.record.events.contains { $0.event == "push not retried" })
+    }
+
+    @Test func aDelayedRetryIsDroppedWhenTheCallEnds() {
+        var (fork, _) = F.started(bindings: [F.binding("a")], targets: [F.target(1)])
+        _ = fork.handle(.pushResult(1, .retryable(status: 503, detail: nil, retryAfter: 2)), now: F.at(0.5))
+        _ = fork.handle(.final(1, status: 200), now: F.at(1))
+        #expect(fork.handle(.timer, now: F.at(2.5)).pushes.isEmpty)
+    }
+
     @Test func noRetryAfterTheEnd() {
         var (fork, _) = F.started(bindings: [F.binding("a")], targets: [F.target(1)])
         _ = fork.handle(.final(1, status: 200), now: F.at(1))
