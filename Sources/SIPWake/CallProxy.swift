@@ -314,7 +314,8 @@ final class CallProxy {
     private func sendPush(_ id: PushID, _ target: PushTarget, _ event: PushEvent, _ call: PendingCall) {
         let now = clock()
         let message = pushes.message(for: target, event, pairingID: call.pairingID, caller: call.caller,
-                                     media: call.media, at: now)
+                                     media: call.media, callee: call.fork.record.callee,
+                                     callStartedAt: call.fork.record.startedAt, at: now)
         let key = call.key
         let resume = self.resume
         let failure = pushes.send(message) { result in

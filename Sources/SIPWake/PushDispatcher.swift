@@ -22,7 +22,7 @@ struct PushDispatcher: Sendable {
 
     /// The push of `event` for `target` in the call `pairingID`; nil when the tuple has no token for it.
     func message(for target: PushTarget, _ event: PushEvent, pairingID: String, caller: CallerInfo, media: String,
-                 at now: Date) -> PushMessage? {
+                 callee: String, callStartedAt: Date, at now: Date) -> PushMessage? {
         guard let address = target.address(for: event) else { return nil }
         let incoming = event == .incomingCall
         return PushMessage(
@@ -30,7 +30,8 @@ struct PushDispatcher: Sendable {
             deviceToken: address.token, selector: target.selector, pairingID: pairingID,
             callerDisplayName: caller.displayName, callerUser: caller.user, callerDomain: caller.domain,
             media: incoming ? media : nil, badge: incoming ? incomingBadge : missedBadge, sound: sound,
-            sentAt: now, expiresAt: incoming ? now.addingTimeInterval(wakeWindow) : nil)
+            sentAt: now, expiresAt: incoming ? now.addingTimeInterval(wakeWindow) : nil,
+            callee: callee, callerURI: caller.uri, callStartedAt: callStartedAt)
     }
 
     /// Sends `message`, whose outcome `completion` gets later, and returns

@@ -31,19 +31,22 @@ final class KeptPushes: PushSender {
         let target = PushTarget(tupleID: 7, provider: "acrobits", selector: "sel", callsAppID: "app.voip",
                                 callsToken: "tok-voip", otherAppID: "app", otherToken: "tok-other")
         let message = try #require(dispatcher(nil).message(
-            for: target, .incomingCall, pairingID: "pair-1", caller: Self.caller, media: "video", at: Self.now))
+            for: target, .incomingCall, pairingID: "pair-1", caller: Self.caller, media: "video", callee: "alice",
+            callStartedAt: Self.now.addingTimeInterval(-2), at: Self.now))
         #expect(message == PushMessage(
             provider: "acrobits", event: .incomingCall, tupleID: 7, appID: "app.voip", deviceToken: "tok-voip",
             selector: "sel", pairingID: "pair-1", callerDisplayName: "Bob", callerUser: "bob",
             callerDomain: "pbx.example", media: "video", badge: 0, sound: "ring", sentAt: Self.now,
-            expiresAt: Self.now.addingTimeInterval(30)))
+            expiresAt: Self.now.addingTimeInterval(30), callee: "alice", callerURI: "sip:bob@pbx.example",
+            callStartedAt: Self.now.addingTimeInterval(-2), eventID: message.eventID))
     }
 
     @Test func aMissedCallGoesToTheOtherPairWithoutMedia() throws {
         let target = PushTarget(tupleID: 7, provider: "acrobits", selector: "sel", callsAppID: "app.voip",
                                 callsToken: "tok-voip", otherAppID: "app", otherToken: "tok-other")
         let message = try #require(dispatcher(nil).message(
-            for: target, .missed, pairingID: "pair-1", caller: Self.caller, media: "audio", at: Self.now))
+            for: target, .missed, pairingID: "pair-1", caller: Self.caller, media: "audio", callee: "alice",
+            callStartedAt: Self.now, at: Self.now))
         #expect(message.appID == "app" && message.deviceToken == "tok-other")
         #expect(message.media == nil && message.badge == 1 && message.expiresAt == nil)
     }
@@ -52,7 +55,7 @@ final class KeptPushes: PushSender {
         let target = PushTarget(tupleID: 7, selector: "sel", callsAppID: nil, callsToken: nil,
                                 otherAppID: nil, otherToken: nil)
         #expect(dispatcher(nil).message(for: target, .missed, pairingID: "p", caller: Self.caller, media: "audio",
-                                        at: Self.now) == nil)
+                                        callee: "alice", callStartedAt: Self.now, at: Self.now) == nil)
     }
 
     @Test func withoutASenderThePushFailsAtOnce() {
@@ -66,7 +69,7 @@ final class KeptPushes: PushSender {
                                 otherAppID: nil, otherToken: nil)
         let dispatcher = dispatcher(sender)
         let message = dispatcher.message(for: target, .incomingCall, pairingID: "p", caller: Self.caller,
-                                         media: "audio", at: Self.now)
+                                         media: "audio", callee: "alice", callStartedAt: Self.now, at: Self.now)
         let answers = Mutex<[PushResult]>([])
         let failure = dispatcher.send(message) { result in answers.withLock { $0.append(result) } }
         #expect(failure == nil)
