@@ -151,7 +151,7 @@ let package = Package(
         .executableTarget(
             name: "sipwake",
             dependencies: [
-                "SIPWake", "Model", "Ports", "Config", "SQLiteStorage", "Registrar", "SIPCore", "PushSink",
+                "SIPWake", "Model", "Ports", "Config", "SQLiteStorage", "Registrar", "SIPCore", "PushSink", "Push",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

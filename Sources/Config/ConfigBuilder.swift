@@ -349,6 +349,13 @@ struct ConfigBuilder {
                            "is used only with format = \"template\"")
         }
 
+        if provider == .acrobits && app.values["url"] != nil {
+            throw appError(app, "url", .invalidValue, "Acrobits apps use the gateway of [push] gateway_url")
+        }
+        if provider == .acrobits && (raw.value(key("push", "gateway_url")).map { $0 == .string("") } ?? false) {
+            throw appError(app, "provider", .invalidValue,
+                           "acrobits needs the gateway: [push] gateway_url is \"\" (no gateway)")
+        }
         if let url = text("url") {
             let lower = url.lowercased()
             guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), url.count > 8,

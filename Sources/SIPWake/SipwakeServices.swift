@@ -16,26 +16,25 @@ import ServiceLifecycle
 public enum SipwakeServices {
     /// `metrics` is the backend the counters and timers are reported to;
     /// `exposition` (its text) is served at `GET /metrics` behind the admin token.
+    /// `pushApps` are the apps pushed to directly (``PushApps/load(_:file:)``).
     public static func make(config: SipwakeConfig, database: SipwakeDatabase, logger: Logger,
-                            metrics: any MetricsFactory, exposition: (@Sendable () -> String)? = nil)
-        -> [ServiceGroupConfiguration.ServiceConfiguration]
+                            metrics: any MetricsFactory, pushApps: [PushAppSettings] = [],
+                            exposition: (@Sendable () -> String)? = nil)
+        throws(APNsSigningKeyError) -> [ServiceGroupConfiguration.ServiceConfiguration]
     {
         // The group stops services in reverse order: the push client goes
         // last, so the missed-call pushes of calls ended by the shutdown still leave.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
-        // Every push service this server can reach; tuples choose one by name.
-        let providers = PushProviders([
-            AcrobitsProvider(settings: AcrobitsSettings(gatewayURL: config.push.gatewayURL)),
-        ])
         var push: PushClient?
         if config.push.enabled {
-            let client = PushClient(
+            let system = try PushSystem(
                 settings: PushClientSettings(timeout: Double(config.push.timeout),
                                              caFile: config.push.caFile.isEmpty ? nil : config.push.caFile),
-                providers: providers,
-                logger: logger, metrics: metrics)
-            services.append(.init(service: client))
-            push = client
+                acrobits: config.push.gatewayURL.isEmpty ? nil : AcrobitsSettings(gatewayURL: config.push.gatewayURL),
+                apps: pushApps, logger: logger, metrics: metrics)
+            services.append(.init(service: system.client))
+            services.append(.init(service: system.credentials))
+            push = system.client
         }
         let stores = database.stores
         let bindingJournal = BindingWriter(store: BindingStore(database: database), logger: logger,

@@ -8,7 +8,11 @@ struct ConfigCheckCommand: ParsableCommand {
     @OptionGroup var options: ConfigOption
 
     func run() throws {
-        let config = try options.load()
+        let (config, pushApps) = try options.loadWithPushApps()
         print("ok: \(config.sip.listen.map(\.description).joined(separator: ", ")); domains \(config.sip.domains.joined(separator: ", ")); database \(config.database.path)")
+        let gateway = config.push.gatewayURL.isEmpty ? "no Acrobits gateway" : "Acrobits gateway \(config.push.gatewayURL)"
+        let apps = config.apps.map { "\($0.name) (\($0.appID): \($0.provider.rawValue), \($0.format.rawValue))" }
+        print("push: \(config.push.enabled ? "on" : "off"); \(gateway); apps: \(apps.isEmpty ? "none" : apps.joined(separator: ", "))")
+        _ = pushApps
     }
 }

@@ -17,7 +17,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigOption
 
     func run() async throws {
-        let config = try options.load()
+        let (config, pushApps) = try options.loadWithPushApps()
         LoggingSystem.bootstrap { label in
             var handler: any LogHandler = config.log.format == .json
                 ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
@@ -37,8 +37,13 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = PrometheusCollectorRegistry()
         let metrics = PrometheusMetricsFactory(registry: registry)
         MetricsSystem.bootstrap(metrics)
-        let services = SipwakeServices.make(config: config, database: database, logger: logger, metrics: metrics,
-                                            exposition: { registry.emitToString() })
+        let services: [ServiceGroupConfiguration.ServiceConfiguration]
+        do {
+            services = try SipwakeServices.make(config: config, database: database, logger: logger, metrics: metrics,
+                                                pushApps: pushApps, exposition: { registry.emitToString() })
+        } catch {
+            throw CLIError("cannot start push delivery: \(error.description)")
+        }
         let group = ServiceGroup(configuration: .init(
             services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],

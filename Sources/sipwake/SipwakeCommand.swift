@@ -8,6 +8,6 @@ struct SipwakeCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, ConfigCommand.self, UsersCommand.self, RegistrationsCommand.self, TuplesCommand.self,
             CallsCommand.self,
-            PushSinkCommand.self,
+            PushCommand.self, PushSinkCommand.self,
         ])
 }

@@ -6,10 +6,10 @@ import SIPWake
 /// How the CLI shows device tuples in tables (tokens shortened); JSON is
 /// `DeviceTupleJSON`.
 enum TupleOutput {
-    static let headers = ["ID", "USER", "SELECTOR", "PLATFORM", "CALLS", "OTHER", "LAST-SEEN", "LAST-PUSH"]
+    static let headers = ["ID", "USER", "SELECTOR", "PLATFORM", "PROVIDER", "CALLS", "OTHER", "LAST-SEEN", "LAST-PUSH"]
 
     static func tableRow(_ t: DeviceTuple) -> [String] {
-        [String(t.id), t.username, t.selector, t.platform?.rawValue ?? "-",
+        [String(t.id), t.username, t.selector, t.platform?.rawValue ?? "-", t.provider,
          pair(t.appIDCalls, t.tokenCalls), pair(t.appIDOther, t.tokenOther),
          JSONOutput.timestamp(t.lastSeenAt), push(t)]
     }

@@ -18,6 +18,12 @@ import Testing
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("provider") && text.stdout.contains("fcm-v1"), "\(text.stdout)")
 
+        let table = try server.cli(["tuples", "list"])
+        #expect(table.status == 0, "\(table.stderr)")
+        let lines = table.stdout.split(separator: "\n")
+        #expect(lines.first?.contains("PROVIDER") == true, "\(table.stdout)")
+        #expect(lines.dropFirst().first?.contains(" fcm-v1 ") == true, "\(table.stdout)")
+
         let json = try server.cli(["tuples", "list", "--json"])
         #expect(json.status == 0, "\(json.stderr)")
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
