@@ -252,6 +252,10 @@ let package = Package(
                 "Push", "PushSink", "Model", "Ports", "TestSupport",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RSA test keys for the FCM service account.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                // A plain-HTTP OAuth endpoint and APNs/FCM stand-in in the tests.
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -17,7 +17,7 @@ import ServiceLifecycle
 /// graceful shutdown (or cancellation) the client refuses new pushes, lets the
 /// pushes in flight finish (each is bounded by ``PushClientSettings/timeout``)
 /// and returns.
-public final class PushClient: Service, PushSender, Sendable {
+public final class PushClient: Service, PushSender, PushHTTPPerformer, Sendable {
     private let settings: PushClientSettings
     private let providers: PushProviders
     private let logger: Logger
@@ -68,8 +68,19 @@ public final class PushClient: Service, PushSender, Sendable {
             return
         }
         let push = PendingPush(message: message, provider: provider, completion: completion)
-        if !queue.enqueue(push) {
+        if !queue.enqueue(.push(push)) {
             reporter.finish(message, provider: provider.name, with: PushTransferLoop.stopped, completion: completion)
+        }
+    }
+
+    /// Sends `request` on the `push-http` thread, with the pushes' timeouts
+    /// and TLS settings, and returns its answer: used for the FCM OAuth token
+    /// exchange. Before ``run()`` the request waits for it; once the client is
+    /// stopping the answer is a setup failure ("push client stopped").
+    public func perform(_ request: PushHTTPRequest) async -> PushHTTPAnswer {
+        await withCheckedContinuation { continuation in
+            let pending = PendingRequest(request: request) { continuation.resume(returning: $0) }
+            if !queue.enqueue(.request(pending)) { continuation.resume(returning: PendingWork.stoppedAnswer) }
         }
     }
 }

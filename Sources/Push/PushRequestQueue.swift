@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The hand-over between the callers of ``PushClient/send(_:completion:)``
-/// and the HTTP thread: pushes waiting to start, the client's phase, and the
+/// (and ``PushClient/perform(_:)``) and the HTTP thread: work waiting to start, the client's phase, and the
 /// multi handle to wake while the thread is polling.
 final class PushRequestQueue: Sendable {
     enum Phase {
@@ -17,19 +17,19 @@ final class PushRequestQueue: Sendable {
 
     struct State: ~Copyable {
         var phase = Phase.idle
-        var pending: [PendingPush] = []
+        var pending: [PendingWork] = []
         /// Set while the HTTP thread's multi handle exists.
         var wakeup: PushThreadWakeup?
     }
 
     private let state = Mutex(State())
 
-    /// Queues `push` and wakes the HTTP thread; false once the client is stopping or stopped.
-    func enqueue(_ push: PendingPush) -> Bool {
+    /// Queues `work` and wakes the HTTP thread; false once the client is stopping or stopped.
+    func enqueue(_ work: PendingWork) -> Bool {
         state.withLock { state in
             switch state.phase {
             case .idle, .running:
-                state.pending.append(push)
+                state.pending.append(work)
                 state.wakeup?.wake()
                 return true
             case .stopping, .stopped:
@@ -63,19 +63,19 @@ final class PushRequestQueue: Sendable {
         }
     }
 
-    /// Takes every waiting push, and says whether shutdown was asked.
-    func take() -> (pushes: [PendingPush], stopping: Bool) {
+    /// Takes all waiting work, and says whether shutdown was asked.
+    func take() -> (work: [PendingWork], stopping: Bool) {
         state.withLock { state in
-            let pushes = state.pending
+            let work = state.pending
             state.pending.removeAll()
-            if case .stopping = state.phase { return (pushes, true) }
-            return (pushes, false)
+            if case .stopping = state.phase { return (work, true) }
+            return (work, false)
         }
     }
 
     /// The HTTP thread is about to free its multi handle; anything still
     /// waiting is handed back to be failed.
-    func markStopped() -> [PendingPush] {
+    func markStopped() -> [PendingWork] {
         state.withLock { state in
             state.phase = .stopped
             state.wakeup = nil

@@ -2,17 +2,19 @@ import CCurl
 import Foundation
 import Ports
 
-/// One push in flight on the HTTP thread: the request its provider built,
-/// the provider's answer (headers and body) as it arrives, libcurl's error
-/// text, and who to tell when it ends. Only the HTTP thread touches it.
+/// One exchange in flight on the HTTP thread (a push, or a request given to
+/// ``PushClient/perform(_:)``): the request, the answer (headers and body) as
+/// it arrives, libcurl's error text, and who to tell when it ends. Only the
+/// HTTP thread touches it.
 final class PushTransfer {
     /// The most of an answer body kept; the rest is read and dropped.
     static let maxBodySize = 64 * 1024
     /// The most answer header lines kept; the rest are dropped.
     static let maxHeaderCount = 100
 
-    let push: PendingPush
     let request: PushHTTPRequest
+    /// Called once, on the HTTP thread, with the answer.
+    let onAnswer: (PushHTTPAnswer) -> Void
     private(set) var body = Data()
     /// The answer's header lines, in order, as the provider reads them.
     private(set) var headers: [PushHTTPHeader] = []
@@ -21,9 +23,9 @@ final class PushTransfer {
     /// CURLOPT_ERRORBUFFER: libcurl writes its detailed error message here.
     let errorBuffer: UnsafeMutablePointer<CChar>
 
-    init(push: PendingPush, request: PushHTTPRequest, errorBufferSize: Int) {
-        self.push = push
+    init(request: PushHTTPRequest, errorBufferSize: Int, onAnswer: @escaping (PushHTTPAnswer) -> Void) {
         self.request = request
+        self.onAnswer = onAnswer
         var list: UnsafeMutablePointer<curl_slist>?
         for header in request.headers { list = curl_slist_append(list, "\(header.name): \(header.value)") }
         headerList = list

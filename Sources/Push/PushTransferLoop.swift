@@ -5,7 +5,9 @@ import Model
 import Ports
 
 /// The libcurl side of ``PushClient``: one multi handle and its easy handles,
-/// created, driven and freed on the `push-http` thread only. Each push's
+/// created, driven and freed on the `push-http` thread only. It sends pushes
+/// and the plain exchanges of ``PushClient/perform(_:)`` (OAuth token
+/// requests) alike, with the same timeouts and TLS settings. Each push's
 /// provider builds its URL, method, headers and body here, when the push
 /// starts, so that the callers of ``PushClient/send(_:completion:)`` never
 /// pay for it. Every push ends through the ``PushResultReporter``. Connections stay
@@ -32,7 +34,10 @@ final class PushTransferLoop {
     /// ended; false when libcurl could not start (every push then fails).
     func run() -> Bool {
         guard curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK, let multi = curl_multi_init() else {
-            for push in queue.markStopped() { finish(push, with: PushResult(kind: .failed, detail: "libcurl could not start")) }
+            for work in queue.markStopped() {
+                fail(work, result: PushResult(kind: .failed, detail: "libcurl could not start"),
+                     answer: .transportFailure(PushTransportFailure(reason: .setup, message: "libcurl could not start")))
+            }
             return false
         }
         defer { curl_global_cleanup() }
@@ -43,11 +48,16 @@ final class PushTransferLoop {
         logger.debug("push client started")
 
         while true {
-            let (pushes, stopping) = queue.take()
+            let (work, stopping) = queue.take()
             let parked = waiting
             waiting.removeAll()
             for (push, since) in parked { start(push, on: multi, waitingSince: since) }
-            for push in pushes { start(push, on: multi, waitingSince: nil) }
+            for item in work {
+                switch item {
+                case .push(let push): start(push, on: multi, waitingSince: nil)
+                case .request(let pending): send(pending.request, on: multi, onAnswer: pending.completion)
+                }
+            }
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             collectFinished(on: multi)
@@ -60,7 +70,7 @@ final class PushTransferLoop {
             curl_multi_poll(multi, nil, 0, waiting.isEmpty ? 1000 : Self.credentialPollMilliseconds, nil)
         }
 
-        for push in queue.markStopped() { finish(push, with: Self.stopped) }
+        for work in queue.markStopped() { fail(work, result: Self.stopped, answer: PendingWork.stoppedAnswer) }
         curl_multi_cleanup(multi)
         logger.debug("push client stopped")
         return true
@@ -75,12 +85,22 @@ final class PushTransferLoop {
         reporter.finish(push.message, provider: push.provider.name, with: result, completion: push.completion)
     }
 
+    /// Ends `work` that will not be sent: a push with `result`, an exchange with `answer`.
+    private func fail(_ work: PendingWork, result: PushResult, answer: PushHTTPAnswer) {
+        switch work {
+        case .push(let push): finish(push, with: result)
+        case .request(let pending): pending.completion(answer)
+        }
+    }
+
     private func start(_ push: PendingPush, on multi: UnsafeMutableRawPointer, waitingSince: Date?) {
         let now = Date()
-        let request: PushHTTPRequest
         switch push.provider.request(for: push.message, at: now) {
-        case .send(let built):
-            request = built
+        case .send(let request):
+            // The loop outlives its transfers: each is ended before `run()` returns.
+            send(request, on: multi) { [unowned self] answer in
+                finish(push, with: push.provider.classify(answer, to: request))
+            }
         case .refuse(let result):
             finish(push, with: result)
             return
@@ -91,13 +111,18 @@ final class PushTransferLoop {
             } else {
                 waiting.append((push, since))
             }
-            return
         }
+    }
+
+    /// Starts sending `request`; `onAnswer` is called once, on this thread,
+    /// with the answer or the reason there was none.
+    private func send(_ request: PushHTTPRequest, on multi: UnsafeMutableRawPointer,
+                      onAnswer: @escaping (PushHTTPAnswer) -> Void) {
         guard let easy = curl_easy_init() else {
-            finish(push, with: PushResult(kind: .failed, detail: "libcurl could not start"))
+            onAnswer(.transportFailure(PushTransportFailure(reason: .setup, message: "libcurl could not start")))
             return
         }
-        let transfer = PushTransfer(push: push, request: request, errorBufferSize: Int(CURL_ERROR_SIZE))
+        let transfer = PushTransfer(request: request, errorBufferSize: Int(CURL_ERROR_SIZE), onAnswer: onAnswer)
         let body = request.body
         swk_curl_easy_setopt_string(easy, CURLOPT_URL, request.url)
         if request.method != "POST" { swk_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method) }
@@ -134,7 +159,7 @@ final class PushTransferLoop {
         let added = curl_multi_add_handle(multi, easy)
         guard added == CURLM_OK else {
             curl_easy_cleanup(easy)
-            finish(push, with: PushResult(kind: .failed, detail: String(cString: curl_multi_strerror(added))))
+            onAnswer(.transportFailure(PushTransportFailure(reason: .setup, message: String(cString: curl_multi_strerror(added)))))
             return
         }
         transfers[easy] = transfer
@@ -163,7 +188,7 @@ final class PushTransferLoop {
                     message: message.isEmpty ? String(cString: curl_easy_strerror(code)) : message))
             }
             curl_easy_cleanup(easy)
-            finish(transfer.push, with: transfer.push.provider.classify(answer, to: transfer.request))
+            transfer.onAnswer(answer)
         }
     }
 

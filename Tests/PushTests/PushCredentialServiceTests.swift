@@ -1,0 +1,90 @@
+import Foundation
+import Logging
+import Metrics
+import Prometheus
+import Push
+import TestSupport
+import Testing
+
+/// The credential service with a scripted maker, in real (short) time.
+@Suite struct PushCredentialServiceTests {
+    let timing = PushCredentialTiming(minimumRenewalGap: 0.4, firstRetryDelay: 0.05, maximumRetryDelay: 0.2)
+
+    /// Runs `body` while a service keeps `maker`'s credential in a store.
+    func withService(_ maker: ScriptedCredentialMaker, logger: Logger = PushFixtures.logger,
+                     metrics: any MetricsFactory = NOOPMetricsHandler.instance,
+                     _ body: (PushCredentialStore) async throws -> Void) async throws {
+        let store = PushCredentialStore()
+        let service = PushCredentialService(credentials: [ManagedPushCredential(maker: maker, store: store)],
+                                            timing: timing, logger: logger, metrics: metrics)
+        let running = RunningService.start(service, logger: PushFixtures.logger)
+        do {
+            try await body(store)
+        } catch {
+            try? await running.stop()
+            throw error
+        }
+        try await running.stop()
+    }
+
+    /// Waits up to `seconds` for `condition`.
+    func eventually(_ seconds: Double = 3, _ condition: () -> Bool) async -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+
+    @Test func aCredentialIsMadeAtStartAndRenewedAheadOfTime() async throws {
+        let maker = ScriptedCredentialMaker(renewAfter: 0.15)
+        try await withService(maker) { store in
+            #expect(await eventually { store.current(at: Date()) != nil })
+            #expect(await eventually { store.current(at: Date()) == "token-3" })
+        }
+    }
+
+    @Test func aRefusalRenewsAtOnceButNotTwiceWithinTheGap() async throws {
+        let maker = ScriptedCredentialMaker()
+        try await withService(maker) { store in
+            #expect(await eventually { store.current(at: Date()) == "token-1" })
+            try await Task.sleep(for: .milliseconds(500))
+            let refusedAt = Date()
+            store.invalidate(ifToken: "token-1")
+            #expect(await eventually { store.current(at: Date()) == "token-2" })
+            #expect(Date().timeIntervalSince(refusedAt) < 0.3)
+            store.invalidate(ifToken: "token-2")
+            #expect(await eventually { store.current(at: Date()) == "token-3" })
+            let calls = maker.calls
+            #expect(calls.count == 3)
+            #expect(calls[2].timeIntervalSince(calls[1]) >= 0.38)
+        }
+    }
+
+    @Test func failuresAreRetriedCountedAndLoggedWithoutSecrets() async throws {
+        let maker = ScriptedCredentialMaker(failures: 3)
+        let registry = PrometheusCollectorRegistry()
+        let recorder = LogRecorder()
+        try await withService(maker, logger: recorder.logger, metrics: PrometheusMetricsFactory(registry: registry)) { store in
+            #expect(await eventually { store.current(at: Date()) == "token-1" })
+        }
+        let calls = maker.calls
+        #expect(calls.count == 4)
+        // 0.05, 0.1, 0.2 s apart.
+        #expect(calls[1].timeIntervalSince(calls[0]) >= 0.04)
+        #expect(calls[3].timeIntervalSince(calls[2]) >= 0.18)
+        #expect(registry.emitToString().contains(#"sipwake_push_credential_failures_total{provider="lab"} 3"#))
+        let warnings = recorder.entries("push credential failed")
+        #expect(warnings.count == 3)
+        #expect(warnings.first?.metadata == ["push.app_id": "com.example.lab", "push.provider": "lab", "error": "lab refused"])
+        #expect(!recorder.recordedWithMetadata.joined().contains("token-1"))
+    }
+
+    @Test func theServiceStopsOnShutdownWhileWaiting() async throws {
+        let maker = ScriptedCredentialMaker(failures: 1000)
+        try await withService(maker) { _ in
+            #expect(await eventually { maker.calls.count >= 2 })
+        }
+    }
+}
