@@ -1,14 +1,18 @@
 import Foundation
 import Hummingbird
+import HummingbirdHTTP2
 import Logging
 import NIOCore
 import ServiceLifecycle
 import Synchronization
 
-/// A local push gateway for labs and tests. It takes `pnm2/send` pushes over
-/// HTTP, records them (in memory, and as JSON lines in the output), and
-/// answers like the Acrobits gateway, or as its rules say: token gone, an
-/// error status, or a late answer. Rules can change while it runs.
+/// A local push service for labs and tests. It plays the Acrobits gateway
+/// (`pnm2/send`), APNs (`/3/device/TOKEN`, provider JWTs checked), FCM HTTP
+/// v1 (`messages:send`, OAuth access tokens checked) and Google's OAuth
+/// token endpoint, over plain HTTP or over TLS with HTTP/2. It records every
+/// request (in memory, and as JSON lines in the output) and answers like the
+/// real service, or as its rules say: token gone, token bad, an error
+/// status, or a late answer. Rules can change while it runs.
 public final class PushSink: Service, Sendable {
     /// The largest request body read.
     static let maxBodySize = 1024 * 1024
@@ -23,18 +27,40 @@ public final class PushSink: Service, Sendable {
         state = Mutex(PushSinkState(rules: settings.rules, defaultRule: settings.defaultRule))
     }
 
-    /// Serves until graceful shutdown. Throws when the output cannot be opened
-    /// or the address cannot be bound.
+    /// Serves until graceful shutdown. Throws a ``PushSinkError`` when the
+    /// output cannot be opened or a key or certificate cannot be read, and
+    /// NIO's error when the address cannot be bound.
     public func run() async throws {
         defer { finish() }
         try openOutput()
+        var apnsVerifier: PushSinkJWTVerifier?
+        if let pem = settings.apns.keyPEM {
+            do { apnsVerifier = try await PushSinkJWTVerifier.apns(pem: pem) } catch { throw PushSinkError("APNs key: \(error)") }
+        }
+        var googleVerifier: PushSinkJWTVerifier?
+        if let pem = settings.fcm.keyPEM {
+            do { googleVerifier = try await PushSinkJWTVerifier.google(pem: pem) } catch { throw PushSinkError("FCM key: \(error)") }
+        }
+        let tlsConfiguration = try settings.tls?.serverConfiguration()
+        state.withLock { $0.providerTokensToExpire = settings.apns.expireProviderTokens }
         let router = Router()
-        PushSinkRoutes(sink: self).register(on: router)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "sipwake-push-sink"),
-            onServerRunning: { channel in self.markListening(port: channel.localAddress?.port) },
-            logger: logger)
+        PushSinkRoutes(sink: self, apnsVerifier: apnsVerifier, googleVerifier: googleVerifier).register(on: router)
+        let configuration = ApplicationConfiguration(
+            address: .hostname(settings.host, port: settings.port), serverName: "sipwake-push-sink")
+        let onServerRunning: @Sendable (any Channel) async -> Void = { channel in
+            self.markListening(port: channel.localAddress?.port)
+        }
+        if let tlsConfiguration {
+            try await serve(Application(router: router, server: try .http2Upgrade(tlsConfiguration: tlsConfiguration),
+                                        configuration: configuration, onServerRunning: onServerRunning, logger: logger))
+        } else {
+            try await serve(Application(router: router, server: .http1(), configuration: configuration,
+                                        onServerRunning: onServerRunning, logger: logger))
+        }
+    }
+
+    /// Runs `app` until graceful shutdown, which also cuts `slow` answers short.
+    private func serve(_ app: some ApplicationProtocol) async throws {
         try await withGracefulShutdownHandler {
             try await app.run()
         } onGracefulShutdown: {
@@ -92,6 +118,53 @@ public final class PushSink: Service, Sendable {
     func rulesDescription() -> (defaultRule: String, tokens: [String: String]) {
         state.withLock { state in
             (state.defaultRule.description, state.rules.mapValues(\.description))
+        }
+    }
+
+    /// Waits out a `slow` rule; returns at once for any other rule, or when
+    /// graceful shutdown begins.
+    func wait(for rule: PushSinkRule) async throws {
+        guard case .slow(let milliseconds) = rule else { return }
+        let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+        while ContinuousClock.now < deadline, !isStopping {
+            try await Task.sleep(for: min(.milliseconds(100), deadline - ContinuousClock.now))
+        }
+    }
+
+    /// Makes an OAuth access token that FCM sends are taken with for `lifetime` seconds.
+    func issueAccessToken(lifetime: Int) -> String {
+        var random = SystemRandomNumberGenerator()
+        let token = "ya29.sink-" + (0..<4).map { _ in
+            let text = String(random.next(), radix: 16)
+            return String(repeating: "0", count: 16 - text.count) + text
+        }.joined()
+        let now = Date()
+        state.withLock { state in
+            state.accessTokens = state.accessTokens.filter { $0.value > now }
+            state.accessTokens[token] = now.addingTimeInterval(TimeInterval(lifetime))
+        }
+        return token
+    }
+
+    /// True when the OAuth endpoint issued `token` and it has not expired.
+    func acceptsAccessToken(_ token: String) -> Bool {
+        let now = Date()
+        return state.withLock { $0.accessTokens[token].map { $0 > now } ?? false }
+    }
+
+    /// True when `digest` names a JWT refused as expired before.
+    func refusedProviderToken(_ digest: String) -> Bool {
+        state.withLock { $0.expiredProviderTokens.contains(digest) }
+    }
+
+    /// Counts down `--expire-provider-tokens`: true (and the JWT refused from
+    /// now on) while requests are still to be refused.
+    func expireProviderToken(_ digest: String) -> Bool {
+        state.withLock { state in
+            guard state.providerTokensToExpire > 0 else { return false }
+            state.providerTokensToExpire -= 1
+            state.expiredProviderTokens.insert(digest)
+            return true
         }
     }
 

@@ -3,16 +3,38 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// The push sink's HTTP endpoints: the send path (and anything under
-/// `/pnm2/`) by `POST`, `PUT` or `PATCH`, `GET`/`DELETE /records`,
-/// `GET`/`POST /rules`.
+/// The push sink's HTTP endpoints: the Acrobits send path (and anything
+/// under `/pnm2/`) by `POST`, `PUT` or `PATCH`; APNs' `POST /3/device/TOKEN`;
+/// FCM's `POST /v1/projects/PROJECT/messages:send`; Google's `POST /token`;
+/// `GET`/`DELETE /records`; `GET`/`POST /rules`.
 struct PushSinkRoutes: Sendable {
     /// The methods a push may come with: gateways take `POST`, some providers `PUT` or `PATCH`.
     static let pushMethods: [HTTPRequest.Method] = [.post, .put, .patch]
 
     let sink: PushSink
+    let apns: PushSinkAPNs
+    let fcm: PushSinkFCM
+    let oauth: PushSinkOAuth
+
+    init(sink: PushSink, apnsVerifier: PushSinkJWTVerifier?, googleVerifier: PushSinkJWTVerifier?) {
+        self.sink = sink
+        apns = PushSinkAPNs(sink: sink, verifier: apnsVerifier)
+        fcm = PushSinkFCM(sink: sink)
+        oauth = PushSinkOAuth(sink: sink, verifier: googleVerifier)
+    }
 
     func register(on router: Router<BasicRequestContext>) {
+        router.post("/3/device/:token") { request, context in
+            try await apns.push(request, token: context.parameters.get("token") ?? "")
+        }
+        // "messages:send" is one path segment; the router matches it as a parameter.
+        router.post("/v1/projects/:project/:action") { request, context in
+            guard context.parameters.get("action") == "messages:send" else {
+                return PushSinkGoogleError.notFound(path: request.uri.path)
+            }
+            return try await fcm.push(request, project: context.parameters.get("project") ?? "")
+        }
+        router.post("/token") { request, _ in try await oauth.grant(request) }
         for method in Self.pushMethods {
             router.on("/pnm2/**", method: method) { request, _ in try await self.push(request) }
             if !sink.settings.path.hasPrefix("/pnm2/") {
@@ -40,11 +62,7 @@ struct PushSinkRoutes: Sendable {
         let receivedAt = Date()
         let method = request.method.rawValue
         let path = request.uri.path
-        var headers: [String: String] = [:]
-        for field in request.headers {
-            let name = field.name.canonicalName
-            headers[name] = headers[name].map { "\($0), \(field.value)" } ?? field.value
-        }
+        let headers = Self.headers(of: request)
         let data: Data
         do {
             data = Data(buffer: try await request.body.collect(upTo: PushSink.maxBodySize))
@@ -62,17 +80,13 @@ struct PushSinkRoutes: Sendable {
         }
         let token = fields["DeviceToken"] ?? ""
         let rule = sink.rule(forToken: token)
-        sink.add(PushSinkRecord(receivedAt: receivedAt, method: method, path: path, headers: headers, body: fields,
-                                status: rule.status))
+        sink.add(PushSinkRecord(receivedAt: receivedAt, token: fields["DeviceToken"], method: method, path: path,
+                                headers: headers, body: fields, status: rule.status))
         sink.logger.debug("push sink received a push", metadata: [
-            "http.path": "\(path)", "push.verb": "\(fields["verb"] ?? "")", "push.token": "\(token)", "sink.rule": "\(rule)",
+            "push.provider": "acrobits", "http.path": "\(path)", "push.verb": "\(fields["verb"] ?? "")",
+            "push.token": "\(token)", "sink.rule": "\(rule)",
         ])
-        if case .slow(let milliseconds) = rule {
-            let deadline = ContinuousClock.now + .milliseconds(milliseconds)
-            while ContinuousClock.now < deadline, !sink.isStopping {
-                try await Task.sleep(for: min(.milliseconds(100), deadline - ContinuousClock.now))
-            }
-        }
+        try await sink.wait(for: rule)
         return Self.json(status: rule.status, rule.answer)
     }
 
@@ -84,7 +98,7 @@ struct PushSinkRoutes: Sendable {
         }
         guard let rule = PushSinkRule(text) else {
             return Self.json(status: 400, ["status": "error", "code": "BadRule",
-                                           "message": "rule must be ok, gone, fail, fail:STATUS or slow:MILLISECONDS"])
+                                           "message": "rule must be ok, gone, bad, fail, fail:STATUS or slow:MILLISECONDS"])
         }
         // `token` must be a JSON string naming a token ("null" is not one);
         // without it the rule is the default.
@@ -105,14 +119,41 @@ struct PushSinkRoutes: Sendable {
         return Self.json(status: 200, answer)
     }
 
+    /// The request's header lines by lowercased name, a repeated header's
+    /// values joined with `, `, leaving out `dropping`.
+    static func headers(of request: Request, dropping: Set<String> = []) -> [String: String] {
+        var headers: [String: String] = [:]
+        for field in request.headers where !dropping.contains(field.name.canonicalName) {
+            let name = field.name.canonicalName
+            headers[name] = headers[name].map { "\($0), \(field.value)" } ?? field.value
+        }
+        return headers
+    }
+
+    /// The bearer token of the `authorization` header (scheme in any case), nil without one.
+    static func bearer(of request: Request) -> String? {
+        guard let value = request.headers[.authorization] else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
     static func json(status: Int, _ object: [String: String]) -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return json(status: status, data: (try? encoder.encode(object)) ?? Data("{}".utf8))
     }
 
-    static func json(status: Int, data: Data) -> Response {
-        Response(status: .init(code: status), headers: [.contentType: "application/json"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    static func json(status: Int, data: Data, headers extra: [String: String] = [:]) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        for (name, value) in extra.sorted(by: { $0.key < $1.key }) {
+            if let field = HTTPFields.Element.Name(name) { headers[field] = value }
+        }
+        return Response(status: .init(code: status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func json(status: Int, _ value: PushSinkJSON, headers: [String: String] = [:]) -> Response {
+        json(status: status, data: Data(value.text.utf8), headers: headers)
     }
 }

@@ -1,14 +1,18 @@
-/// How the push sink answers a push: like the gateway for a live token, like
-/// the gateway for a token that is no longer registered, with an error status,
-/// or late.
+/// How the push sink answers a push: like the service for a live token, for a
+/// token that is no longer registered, for a token that was never valid, with
+/// an error status, or late. The same rule holds for every provider the sink
+/// plays (Acrobits, APNs, FCM); each answers it in its own words.
 ///
-/// As text (flags, `POST /rules`): `ok`, `gone`, `fail` (status 500),
+/// As text (flags, `POST /rules`): `ok`, `gone`, `bad`, `fail` (status 500),
 /// `fail:STATUS` (200 to 599), `slow:MILLISECONDS`.
 public enum PushSinkRule: Sendable, Equatable, LosslessStringConvertible {
     /// 200 `{"status":"ok"}`.
     case ok
     /// 404 with `"code":"NotRegistered"`, as the gateway answers for an unregistered token.
     case gone
+    /// 400: a token the service never issued (APNs `BadDeviceToken`, FCM
+    /// `INVALID_ARGUMENT`; the gateway's `InvalidToken`).
+    case bad
     /// `status` with a JSON error body.
     case fail(status: Int)
     /// 200 `{"status":"ok"}` after waiting `milliseconds`.
@@ -22,6 +26,7 @@ public enum PushSinkRule: Sendable, Equatable, LosslessStringConvertible {
         switch (parts[0], parts.count) {
         case ("ok", 1): self = .ok
         case ("gone", 1): self = .gone
+        case ("bad", 1): self = .bad
         case ("fail", 1): self = .fail(status: 500)
         case ("fail", 2):
             guard let status = Int(parts[1]), (200...599).contains(status) else { return nil }
@@ -38,27 +43,31 @@ public enum PushSinkRule: Sendable, Equatable, LosslessStringConvertible {
         switch self {
         case .ok: "ok"
         case .gone: "gone"
+        case .bad: "bad"
         case .fail(let status): "fail:\(status)"
         case .slow(let milliseconds): "slow:\(milliseconds)"
         }
     }
 
-    /// What the sink answers with this rule.
+    /// What the sink answers with this rule as the Acrobits gateway.
     var status: Int {
         switch self {
         case .ok, .slow: 200
         case .gone: 404
+        case .bad: 400
         case .fail(let status): status
         }
     }
 
-    /// The JSON body of the answer.
+    /// The gateway's JSON body of the answer.
     var answer: [String: String] {
         switch self {
         case .ok, .slow:
             ["status": "ok"]
         case .gone:
             ["status": "error", "code": "NotRegistered", "message": "Device token is no longer registered"]
+        case .bad:
+            ["status": "error", "code": "InvalidToken", "message": "Device token is not valid"]
         case .fail(let status):
             ["status": "error", "code": "Failed", "message": "push sink rule fail:\(status)"]
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Config
+import Foundation
 import PushSink
 
 /// The `sipwake push-sink` flags read into ``PushSinkSettings``. Device tokens
@@ -22,7 +23,7 @@ enum PushSinkArguments {
 
     static func rule(_ text: String, option: String) throws -> PushSinkRule {
         guard let rule = PushSinkRule(text) else {
-            throw ValidationError("invalid \(option) '\(text)': use ok, gone, fail, fail:STATUS (200-599) or slow:MILLISECONDS")
+            throw ValidationError("invalid \(option) '\(text)': use ok, gone, bad, fail, fail:STATUS (200-599) or slow:MILLISECONDS")
         }
         return rule
     }
@@ -52,6 +53,73 @@ enum PushSinkArguments {
             throw ValidationError("invalid \(option) '\(text)': a device token has no spaces and is not empty")
         }
         return text
+    }
+
+    /// A whole number of seconds or requests from `range`.
+    static func count(_ text: String, option: String, range: ClosedRange<Int>, unit: String) throws -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw ValidationError("invalid \(option) '\(text)': use a whole number of \(unit) from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// The text of a file an option names.
+    static func file(_ path: String, option: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("invalid \(option) '\(path)': cannot read the file")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `--tls-cert` and `--tls-key`: both or neither, and a key that fits the certificate.
+    static func tls(certificate: String?, key: String?) throws -> PushSinkTLSFiles? {
+        switch (certificate, key) {
+        case (nil, nil): return nil
+        case (.some, nil): throw ValidationError("--tls-cert needs --tls-key: give the PEM private key of the certificate")
+        case (nil, .some): throw ValidationError("--tls-key needs --tls-cert: give the PEM certificate (chain) of the key")
+        case (.some(let certificate), .some(let key)):
+            let files = PushSinkTLSFiles(certificate: certificate, key: key)
+            do {
+                _ = try files.serverConfiguration()
+            } catch {
+                throw ValidationError("invalid --tls-cert/--tls-key: \(error.description)")
+            }
+            return files
+        }
+    }
+
+    /// `--apns-key FILE`: the PEM text, once it reads as a P-256 key.
+    static func apnsKey(_ path: String) throws -> String {
+        let pem = try file(path, option: "--apns-key")
+        do {
+            _ = try PushSinkKeys.apnsKey(pem: pem)
+        } catch {
+            throw ValidationError("invalid --apns-key '\(path)': \(error.description); use the .p8 file or its public key")
+        }
+        return pem
+    }
+
+    /// `--fcm-service-account FILE`: the account, once its private key reads as RSA.
+    static func serviceAccount(_ path: String) throws -> PushSinkServiceAccount {
+        let account: PushSinkServiceAccount
+        do {
+            account = try PushSinkServiceAccount(json: Data(try file(path, option: "--fcm-service-account").utf8))
+            _ = try PushSinkKeys.googleKey(pem: account.privateKeyPEM)
+        } catch let error as PushSinkError {
+            throw ValidationError("invalid --fcm-service-account '\(path)': \(error.description); use a service-account JSON key file")
+        }
+        return account
+    }
+
+    /// `--fcm-key FILE`: the PEM text, once it reads as an RSA key.
+    static func googleKey(_ path: String) throws -> String {
+        let pem = try file(path, option: "--fcm-key")
+        do {
+            _ = try PushSinkKeys.googleKey(pem: pem)
+        } catch {
+            throw ValidationError("invalid --fcm-key '\(path)': \(error.description)")
+        }
+        return pem
     }
 
     /// The text before and after the last `:`.

@@ -76,12 +76,73 @@ final class PushSinkCommandTests: XCTestCase {
     }
 
     func testBadArgumentsExitWith64() async throws {
-        for arguments in [["--listen", "nowhere"], ["--fail", "token:99"], ["--slow", "token"], ["--default-rule", "maybe"]] {
+        for arguments in [["--listen", "nowhere"], ["--fail", "token:99"], ["--slow", "token"], ["--default-rule", "maybe"],
+                          ["--retry-after", "soon"], ["--expire-provider-tokens", "many"], ["--oauth-expires-in", "0"],
+                          ["--bad", ""]] {
             let (process, stderr) = try launch(arguments)
             let line = await Self.line(startingWith: "Error: ", from: stderr)
             process.waitUntilExit()
             XCTAssertEqual(process.terminationStatus, 64, "\(arguments)")
             XCTAssertTrue(line?.contains("invalid \(arguments[0])") == true, "\(arguments): \(line ?? "no error line")")
         }
+    }
+
+    func testKeyAndCertificateFilesItCannotUseExitWith64() async throws {
+        let keys = try SinkTestKeys()
+        defer { keys.remove() }
+        let garbage = try keys.file("garbage.pem", "not a key\n")
+        let account = try keys.file("account.json", #"{"client_email":"a@b.c"}"#)
+        let missing = keys.directory.appendingPathComponent("missing.pem").path
+        let cases: [([String], String)] = [
+            (["--tls-cert", keys.serverCertificate], "--tls-cert needs --tls-key"),
+            (["--tls-cert", missing, "--tls-key", keys.serverKey], "invalid --tls-cert/--tls-key: cannot read TLS certificate"),
+            (["--tls-cert", keys.serverCertificate, "--tls-key", keys.apnsKey], "does not fit certificate"),
+            (["--apns-key", garbage], "invalid --apns-key"),
+            (["--apns-key", missing], "invalid --apns-key '\(missing)': cannot read the file"),
+            (["--apns-key", keys.serviceAccountKey], "invalid --apns-key"),
+            (["--fcm-service-account", account], "no PEM private_key"),
+            (["--fcm-key", keys.apnsKey], "invalid --fcm-key"),
+            (["--fcm-key", keys.serviceAccountKey, "--fcm-service-account", keys.serviceAccount], "are exclusive"),
+        ]
+        for (arguments, expected) in cases {
+            let (process, stderr) = try launch(arguments)
+            let line = await Self.line(startingWith: "Error: ", from: stderr)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 64, "\(arguments)")
+            XCTAssertTrue(line?.contains(expected) == true, "\(arguments): \(line ?? "no error line")")
+        }
+    }
+
+    func testHTTPSWithAPNsAndFCMKeysServesHTTP2() async throws {
+        let keys = try SinkTestKeys()
+        defer { keys.remove() }
+        let (process, stderr) = try launch([
+            "--listen", "127.0.0.1:0", "--output", keys.directory.appendingPathComponent("pushes.jsonl").path,
+            "--tls-cert", keys.serverCertificate, "--tls-key", keys.serverKey,
+            "--apns-key", keys.apnsKey, "--apns-key-id", "TESTKEY123", "--apns-team-id", "TEAM123456",
+            "--fcm-service-account", keys.serviceAccount, "--fcm-project", "sipwake-lab", "--gone", "gone-token",
+        ])
+        defer { if process.isRunning { process.terminate() } }
+        let listening = await Self.line(startingWith: "push-sink listening on ", from: stderr)
+        let url = try XCTUnwrap(listening, "push-sink printed no listening line").dropFirst("push-sink listening on ".count)
+        XCTAssertTrue(url.hasPrefix("https://127.0.0.1:"), String(url))
+        let port = try XCTUnwrap(Int(url.split(separator: ":").last?.split(separator: "/").first ?? ""))
+        let curl = try SinkCurl(port: port, keys: keys)
+
+        let jwt = try await keys.apnsJWT()
+        let headers = ["authorization": "bearer \(jwt)", "apns-topic": "com.example.phone.voip", "apns-push-type": "voip"]
+        let ok = try curl.request("/3/device/live-token", headers: headers, body: #"{"aps":{}}"#)
+        XCTAssertEqual(ok.httpVersion, "2")
+        XCTAssertEqual(ok.status, 200, ok.text)
+        let gone = try curl.request("/3/device/gone-token", headers: headers, body: #"{"aps":{}}"#)
+        XCTAssertEqual(gone.status, 410)
+
+        let grant = try curl.request("/token", body: "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion="
+            + (try await keys.assertion(audience: "\(curl.baseURL)/token")))
+        XCTAssertEqual(grant.status, 200, grant.text)
+        XCTAssertEqual(grant.object?["expires_in"] as? Int, 3599)
+        process.terminate()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
     }
 }

@@ -144,6 +144,19 @@ final class PushSinkTests: XCTestCase {
         }
     }
 
+    func testTheBadRuleAnswersTheGatewayWith400AndRecordsProviderAndToken() async throws {
+        try await withSink(PushSinkSettings(port: 0, rules: ["bad-token": .bad])) { sink, port in
+            let answer = try await SinkHTTP.request("POST", port: port, path: "/pnm2/send", body: #"{"DeviceToken":"bad-token"}"#)
+            XCTAssertEqual(answer.status, 400)
+            XCTAssertEqual(SinkHTTP.object(answer.body)?["code"] as? String, "InvalidToken")
+            let record = try XCTUnwrap(sink.records().first)
+            XCTAssertEqual(record.provider, "acrobits")
+            XCTAssertEqual(record.token, "bad-token")
+            XCTAssertNil(record.payload)
+            XCTAssertNil(record.reason)
+        }
+    }
+
     func testABodyOverTheLimitIsRecordedAs413() async throws {
         try await withSink { sink, port in
             let big = #"{"DeviceToken":""# + String(repeating: "x", count: 1_100_000) + #""}"#
@@ -210,13 +223,14 @@ final class PushSinkTests: XCTestCase {
     func testRuleText() {
         XCTAssertEqual(PushSinkRule("ok"), .ok)
         XCTAssertEqual(PushSinkRule("gone"), .gone)
+        XCTAssertEqual(PushSinkRule("bad"), .bad)
         XCTAssertEqual(PushSinkRule("fail"), .fail(status: 500))
         XCTAssertEqual(PushSinkRule("fail:404"), .fail(status: 404))
         XCTAssertEqual(PushSinkRule("slow:4000"), .slow(milliseconds: 4000))
-        for bad in ["", "OK", "fail:", "fail:99", "fail:600", "fail:abc", "slow", "slow:-1", "slow:99999999", "gone:1"] {
+        for bad in ["", "OK", "fail:", "fail:99", "fail:600", "fail:abc", "slow", "slow:-1", "slow:99999999", "gone:1", "bad:1", "BAD"] {
             XCTAssertNil(PushSinkRule(bad), bad)
         }
-        for rule in [PushSinkRule.ok, .gone, .fail(status: 418), .slow(milliseconds: 7)] {
+        for rule in [PushSinkRule.ok, .gone, .bad, .fail(status: 418), .slow(milliseconds: 7)] {
             XCTAssertEqual(PushSinkRule(rule.description), rule)
         }
     }
