@@ -78,6 +78,12 @@ struct ReporterRoutes: Sendable {
     private func answer(_ request: Request, kind: Kind, address: String) async throws -> Response {
         let pairs = try await ReporterPayload.pairs(of: request, maxBodySize: settings.maxBodySize)
         let fields = try kind == .report ? ReporterRequest.report(pairs) : ReporterRequest.removal(pairs)
+        let now = clock()
+        let account = try authenticator.authenticate(
+            fields, method: request.method.rawValue, uri: request.uri.description, path: request.uri.path,
+            authorization: request.headers[.authorization], address: address, now: now)
+        // Only after authentication: which app ids this server pushes to is
+        // no business of an anonymous caller.
         var provider: String?
         if kind == .report {
             switch settings.pushRouting.provider(appIDCalls: fields.appIDCalls, appIDOther: fields.appIDOther,
@@ -86,10 +92,6 @@ struct ReporterRoutes: Sendable {
             case .failure(let refusal): throw Self.apiError(refusal)
             }
         }
-        let now = clock()
-        let account = try authenticator.authenticate(
-            fields, method: request.method.rawValue, uri: request.uri.description, path: request.uri.path,
-            authorization: request.headers[.authorization], address: address, now: now)
         switch kind {
         case .report:
             let written: (tuple: DeviceTuple, created: Bool)

@@ -31,6 +31,10 @@ static inline CURLcode swk_curl_easy_getinfo_long(CURL *handle, CURLINFO info, l
     return curl_easy_getinfo(handle, info, value);
 }
 
+static inline CURLcode swk_curl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
 static inline CURLMcode swk_curl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
     return curl_multi_setopt(handle, option, value);
 }

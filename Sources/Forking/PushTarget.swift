@@ -32,13 +32,22 @@ public struct PushTarget: Sendable, Equatable {
     }
 
     /// The app and token a push of `event` goes to: the pair meant for it,
-    /// else the tuple's only pair; nil when the tuple has neither.
+    /// else the tuple's only pair; nil when the tuple has neither. An APNs
+    /// device's calls token is a VoIP token, which Apple allows for calls
+    /// that really ring only: without an other pair (an alert token), that
+    /// device gets no missed or answered-elsewhere push.
     public func address(for event: PushEvent) -> (appID: String, token: String)? {
+        if !event.usesCallsPair, provider == Self.apnsProvider, otherToken == nil || otherToken == callsToken {
+            return nil
+        }
         let appID = event.usesCallsPair ? (callsAppID ?? otherAppID) : (otherAppID ?? callsAppID)
         let token = event.usesCallsPair ? (callsToken ?? otherToken) : (otherToken ?? callsToken)
         guard let appID, let token else { return nil }
         return (appID, token)
     }
+
+    /// The provider name of devices reached through Apple's APNs directly.
+    public static let apnsProvider = "apns"
 
     /// Whether `token` is one of this device's push tokens.
     public func hasToken(_ token: String) -> Bool {

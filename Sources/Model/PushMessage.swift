@@ -54,7 +54,8 @@ public struct PushMessage: Sendable, Equatable {
         self.sentAt = sentAt
         self.expiresAt = expiresAt
         self.callee = callee
-        self.callerURI = callerURI
+        // An unparsable From leaves an empty URI: none, for the payloads.
+        self.callerURI = callerURI?.isEmpty == true ? nil : callerURI
         self.callStartedAt = callStartedAt ?? sentAt
         self.eventID = eventID
     }

@@ -24,9 +24,13 @@ public struct PushProviders: Sendable {
     }
 
     /// The provider that reaches the device `message` is for: its app's,
-    /// else the one its tuple names; nil when neither is configured.
+    /// else the one its tuple names, else the gateway (`acrobits`), as
+    /// ``PushRouting`` decided when the tuple was reported: a tuple stored
+    /// with its calls app's provider (`apns`) may carry an other app that is
+    /// not listed, and that app's pushes go through the gateway. Nil when
+    /// none of these is configured.
     public func provider(for message: PushMessage) -> (any PushProvider)? {
-        byAppID[message.appID] ?? byName[message.provider]
+        byAppID[message.appID] ?? byName[message.provider] ?? byName[DeviceTuple.defaultProvider]
     }
 
     /// The provider of the listed app `appID`, nil when it is not listed.

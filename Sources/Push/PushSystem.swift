@@ -11,8 +11,8 @@ import ServiceLifecycle
 ///
 /// Each app's pushes go through its own provider (``PushProviders``), whatever
 /// provider its device tuples name; results are counted under `apns` or
-/// `fcm` like the gateway's under `acrobits`. When two apps share an app id,
-/// the later one is used.
+/// `fcm` like the gateway's under `acrobits`. The configuration refuses two
+/// apps with one app id, so each app id has one provider.
 public struct PushSystem: Sendable {
     public let client: PushClient
     public let credentials: PushCredentialService
@@ -22,14 +22,9 @@ public struct PushSystem: Sendable {
     public init(settings: PushClientSettings, acrobits: AcrobitsSettings?, apps: [PushAppSettings],
                 logger: Logger, metrics: any MetricsFactory,
                 credentialTiming: PushCredentialTiming = PushCredentialTiming()) throws(APNsSigningKeyError) {
-        // The last app listed under an id is the one its devices reach.
-        var chosen: [String: Int] = [:]
-        for (index, app) in apps.enumerated() { chosen[app.appID] = index }
-        let unique = apps.enumerated().filter { chosen[$0.element.appID] == $0.offset }.map(\.element)
-
         var byApp: [String: any PushProvider] = [:]
         var makers: [(store: PushCredentialStore, make: (PushClient) -> any PushCredentialMaker)] = []
-        for app in unique {
+        for app in apps {
             let store = PushCredentialStore()
             switch app {
             case .apns(let apns):

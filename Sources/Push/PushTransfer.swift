@@ -15,6 +15,11 @@ final class PushTransfer {
     let request: PushHTTPRequest
     /// Called once, on the HTTP thread, with the answer.
     let onAnswer: (PushHTTPAnswer) -> Void
+    /// When the transfer was handed to libcurl.
+    let startedAt = Date()
+    /// Called before ``onAnswer``, when the request went out, with the
+    /// moment its first byte was sent.
+    var onSent: ((Date) -> Void)?
     private(set) var body = Data()
     /// The answer's header lines, in order, as the provider reads them.
     private(set) var headers: [PushHTTPHeader] = []

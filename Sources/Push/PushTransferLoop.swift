@@ -22,6 +22,10 @@ final class PushTransferLoop {
     /// Pushes whose provider is still making its credential, with when they
     /// started waiting: asked again every turn, failed after the push timeout.
     private var waiting: [(push: PendingPush, since: Date)] = []
+    /// Per provider: from the INVITE that started a call to its
+    /// incoming-call push's first byte on the wire. Logged when the client
+    /// stops, for benchmarks (sip-scenarios/bench-calls).
+    private var requestLatency: [String: LatencyHistogram] = [:]
 
     init(settings: PushClientSettings, queue: PushRequestQueue, logger: Logger, reporter: PushResultReporter) {
         self.settings = settings
@@ -72,6 +76,13 @@ final class PushTransferLoop {
 
         for work in queue.markStopped() { fail(work, result: Self.stopped, answer: PendingWork.stoppedAnswer) }
         curl_multi_cleanup(multi)
+        if !requestLatency.isEmpty {
+            var metadata: Logger.Metadata = [:]
+            for (provider, histogram) in requestLatency {
+                metadata["latency.invite_to_request_sent.\(provider)"] = "\(histogram.summary)"
+            }
+            logger.info("push latency", metadata: metadata)
+        }
         logger.debug("push client stopped")
         return true
     }
@@ -98,8 +109,16 @@ final class PushTransferLoop {
         switch push.provider.request(for: push.message, at: now) {
         case .send(let request):
             // The loop outlives its transfers: each is ended before `run()` returns.
-            send(request, on: multi) { [unowned self] answer in
+            let transfer = send(request, on: multi) { [unowned self] answer in
                 finish(push, with: push.provider.classify(answer, to: request))
+            }
+            if push.message.event == .incomingCall {
+                let provider = push.provider.name, callStartedAt = push.message.callStartedAt
+                transfer?.onSent = { [unowned self] sentAt in
+                    let histogram = requestLatency[provider] ?? LatencyHistogram()
+                    requestLatency[provider] = histogram
+                    histogram.record(.microseconds(Int64(sentAt.timeIntervalSince(callStartedAt) * 1_000_000)))
+                }
             }
         case .refuse(let result):
             finish(push, with: result)
@@ -115,12 +134,14 @@ final class PushTransferLoop {
     }
 
     /// Starts sending `request`; `onAnswer` is called once, on this thread,
-    /// with the answer or the reason there was none.
+    /// with the answer or the reason there was none. Returns the transfer
+    /// in flight, nil when it could not start.
+    @discardableResult
     private func send(_ request: PushHTTPRequest, on multi: UnsafeMutableRawPointer,
-                      onAnswer: @escaping (PushHTTPAnswer) -> Void) {
+                      onAnswer: @escaping (PushHTTPAnswer) -> Void) -> PushTransfer? {
         guard let easy = curl_easy_init() else {
             onAnswer(.transportFailure(PushTransportFailure(reason: .setup, message: "libcurl could not start")))
-            return
+            return nil
         }
         let transfer = PushTransfer(request: request, errorBufferSize: Int(CURL_ERROR_SIZE), onAnswer: onAnswer)
         let body = request.body
@@ -160,9 +181,10 @@ final class PushTransferLoop {
         guard added == CURLM_OK else {
             curl_easy_cleanup(easy)
             onAnswer(.transportFailure(PushTransportFailure(reason: .setup, message: String(cString: curl_multi_strerror(added)))))
-            return
+            return nil
         }
         transfers[easy] = transfer
+        return transfer
     }
 
     private func collectFinished(on multi: UnsafeMutableRawPointer) {
@@ -175,6 +197,13 @@ final class PushTransferLoop {
             guard let transfer = transfers.removeValue(forKey: easy) else {
                 curl_easy_cleanup(easy)
                 continue
+            }
+            if let onSent = transfer.onSent {
+                // Microseconds from the transfer's start to its first byte sent.
+                var pretransfer: curl_off_t = 0
+                if swk_curl_easy_getinfo_off_t(easy, CURLINFO_PRETRANSFER_TIME_T, &pretransfer) == CURLE_OK, pretransfer > 0 {
+                    onSent(transfer.startedAt.addingTimeInterval(Double(pretransfer) / 1_000_000))
+                }
             }
             let answer: PushHTTPAnswer
             if code == CURLE_OK {

@@ -324,6 +324,22 @@ final class ReporterTests: XCTestCase {
         }
     }
 
+    func testAnUnauthenticatedReportLearnsNothingAboutTheAppsThisServerPushesTo() async throws {
+        let routing = PushRouting(apps: ["com.example.phone": "apns"], gatewayProvider: nil)
+        try await withServer(pushRouting: routing) { client, fixture in
+            for appID in ["com.example.phone", Self.appID] {
+                let response = try await Self.postForm(client, "/push/report", [
+                    ("username", "alice"), ("password", "wrong"), ("selector", Self.selector),
+                    ("pushToken", Self.fcmToken), ("pushappid", appID), ("provider", "fcm"),
+                ])
+                XCTAssertEqual(response.status, .unauthorized, String(buffer: response.body))
+                XCTAssertFalse(String(buffer: response.body).contains("app id"), String(buffer: response.body))
+                XCTAssertFalse(String(buffer: response.body).contains("apns"), String(buffer: response.body))
+            }
+            XCTAssertEqual(try fixture.tuples.count(username: "alice"), 0)
+        }
+    }
+
     // MARK: - Removal
 
     func testRemovalDeletesThatDeviceAndIsIdempotent() async throws {

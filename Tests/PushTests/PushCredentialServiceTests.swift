@@ -81,6 +81,17 @@ import Testing
         #expect(!recorder.recordedWithMetadata.joined().contains("token-1"))
     }
 
+    /// With no APNs or FCM app there is nothing to keep, and the service
+    /// still runs until the shutdown: one that returned would end the
+    /// server's whole service group (`sipwake serve` on the gateway alone).
+    @Test func withNoCredentialTheServiceRunsUntilTheShutdown() async throws {
+        let service = PushCredentialService(credentials: [], timing: timing, logger: PushFixtures.logger,
+                                            metrics: NOOPMetricsHandler.instance)
+        let running = RunningService.start(service, logger: PushFixtures.logger)
+        try await Task.sleep(for: .milliseconds(200))
+        try await running.stop()
+    }
+
     @Test func theServiceStopsOnShutdownWhileWaiting() async throws {
         let maker = ScriptedCredentialMaker(failures: 1000)
         try await withService(maker) { _ in

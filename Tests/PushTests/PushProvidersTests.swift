@@ -13,6 +13,24 @@ import Testing
         #expect(providers.names == ["acrobits"])
     }
 
+    @Test func aListedAppIsPushedThroughItsOwnProviderAndAnUnlistedAppThroughTheGateway() {
+        let providers = PushProviders([AcrobitsProvider(settings: AcrobitsSettings())],
+                                      apps: ["com.example.phone": APNsFixtures.provider()])
+        var calls = PushFixtures.incomingCall()
+        calls.appID = "com.example.phone"
+        calls.provider = "apns"
+        #expect(providers.provider(for: calls)?.name == "apns")
+        // The same tuple's other app is not listed: the reporter accepted it
+        // because the gateway reaches it, so its pushes go there.
+        var other = calls
+        other.appID = "com.example.phone.alerts"
+        #expect(providers.provider(for: other)?.name == "acrobits")
+        // Without a gateway there is nothing to fall back to.
+        let direct = PushProviders([], apps: ["com.example.phone": APNsFixtures.provider()])
+        #expect(direct.provider(for: calls)?.name == "apns")
+        #expect(direct.provider(for: other) == nil)
+    }
+
     @Test func aPushForAProviderNotConfiguredFailsAtOnce() {
         let client = PushClient(settings: PushClientSettings(), providers: PushProviders([]), logger: PushFixtures.logger,
                                 metrics: NOOPMetricsHandler.instance)

@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import TestSupport
 import XCTest
 
 /// Keys and certificates for the push sink's TLS, APNs and OAuth tests, made
@@ -8,8 +9,8 @@ import XCTest
 /// second one the sink does not know, a service account (RSA) and a
 /// stranger's RSA key.
 struct SinkTestKeys {
-    static let openssl = "/usr/bin/openssl"
-    static let clientEmail = "sipwake-push@sipwake-lab.iam.gserviceaccount.com"
+    static let openssl = PushLabKeys.openssl
+    static let clientEmail = PushLabKeys.clientEmail
 
     let directory: URL
     let caCertificate: String
@@ -22,38 +23,19 @@ struct SinkTestKeys {
     let otherRSAKey: String
 
     init() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: Self.openssl), "openssl not installed")
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("sink-keys-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
-        directory = base
-        let path = { (name: String) in base.appendingPathComponent(name).path }
-        caCertificate = path("ca.pem")
-        serverCertificate = path("server.pem")
-        serverKey = path("server-key.pem")
-        apnsKey = path("AuthKey_TESTKEY123.p8")
-        otherAPNsKey = path("other.p8")
-        serviceAccount = path("service-account.json")
-        serviceAccountKey = path("service-account-key.pem")
-        otherRSAKey = path("other-rsa.pem")
-
-        try Self.run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                      "-keyout", path("ca-key.pem"), "-out", caCertificate, "-days", "2", "-subj", "/CN=sipwake test CA"])
-        try Self.run(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                      "-keyout", serverKey, "-out", path("server.csr"), "-subj", "/CN=localhost"])
-        try "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n"
-            .write(toFile: path("server.ext"), atomically: true, encoding: .utf8)
-        try Self.run(["x509", "-req", "-in", path("server.csr"), "-CA", caCertificate, "-CAkey", path("ca-key.pem"),
-                      "-CAcreateserial", "-out", serverCertificate, "-days", "2", "-extfile", path("server.ext")])
-        try Self.run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", apnsKey])
+        try XCTSkipUnless(PushLabKeys.opensslInstalled, "openssl not installed")
+        let lab = try PushLabKeys()
+        directory = lab.directory
+        caCertificate = lab.caCertificate
+        serverCertificate = lab.serverCertificate
+        serverKey = lab.serverKey
+        apnsKey = lab.apnsKey
+        serviceAccountKey = lab.serviceAccountKey
+        serviceAccount = try lab.serviceAccount(tokenURI: "https://oauth2.googleapis.com/token")
+        otherAPNsKey = directory.appendingPathComponent("other.p8").path
+        otherRSAKey = directory.appendingPathComponent("other-rsa.pem").path
         try Self.run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", otherAPNsKey])
-        try Self.run(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", serviceAccountKey])
         try Self.run(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", otherRSAKey])
-        let account: [String: String] = [
-            "type": "service_account", "project_id": "sipwake-lab", "private_key_id": "0123456789abcdef",
-            "private_key": try String(contentsOfFile: serviceAccountKey, encoding: .utf8),
-            "client_email": Self.clientEmail, "token_uri": "https://oauth2.googleapis.com/token",
-        ]
-        try JSONSerialization.data(withJSONObject: account).write(to: URL(fileURLWithPath: serviceAccount))
     }
 
     func remove() {
@@ -92,19 +74,6 @@ struct SinkTestKeys {
 
     @discardableResult
     static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: openssl)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw NSError(domain: "openssl", code: Int(process.terminationStatus),
-                          userInfo: [NSLocalizedDescriptionKey: "openssl \(arguments): \(String(decoding: message, as: UTF8.self))"])
-        }
-        return String(decoding: message, as: UTF8.self)
+        try PushLabKeys.run(arguments)
     }
 }

@@ -39,6 +39,12 @@ public final class PushCredentialService: Service, Sendable {
     }
 
     public func run() async throws {
+        guard !credentials.isEmpty else {
+            // Nothing to keep (no APNs or FCM app): a service that returned
+            // would end the whole service group, so wait for the shutdown.
+            try? await gracefulShutdown()
+            return
+        }
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 for credential in self.credentials {
@@ -53,12 +59,15 @@ public final class PushCredentialService: Service, Sendable {
         let maker = credential.maker
         let metadata: Logger.Metadata = ["push.app_id": "\(maker.appID)", "push.provider": "\(maker.provider)"]
         var failureCount = 0
-        var lastAttempt: Date?
+        // The last renewal a refusal asked for: the first refusal renews at
+        // once, however young the refused credential (a provider that calls
+        // a token expired will not take it again); the next waits out the
+        // gap, so a provider refusing every token cannot make a loop.
+        var lastRenewalAfterRefusal: Date?
         var due = now()
         while !Task.isCancelled {
             let attemptAt = now()
             if attemptAt >= due {
-                lastAttempt = attemptAt
                 do {
                     let made = try await maker.makeCredential(at: attemptAt)
                     credential.store.set(made)
@@ -79,7 +88,8 @@ public final class PushCredentialService: Service, Sendable {
             let invalidated = await Self.wait(until: due, orInvalidationOf: credential.store, now: now)
             if invalidated, !Task.isCancelled {
                 logger.debug("push credential refused", metadata: metadata)
-                due = timing.nextAttempt(afterInvalidationAt: now(), lastAttempt: lastAttempt, scheduled: due)
+                due = timing.nextAttempt(afterInvalidationAt: now(), lastAttempt: lastRenewalAfterRefusal, scheduled: due)
+                lastRenewalAfterRefusal = due
             }
         }
     }

@@ -26,8 +26,9 @@ public struct PushCredentialTiming: Sendable, Equatable {
     }
 
     /// When to make the next credential once pushes were refused at `now`:
-    /// at once, unless the last attempt was less than ``minimumRenewalGap``
-    /// ago; never later than the attempt already `scheduled`.
+    /// at once, unless the last renewal a refusal caused (`lastAttempt`) was
+    /// less than ``minimumRenewalGap`` ago; never later than the attempt
+    /// already `scheduled`.
     public func nextAttempt(afterInvalidationAt now: Date, lastAttempt: Date?, scheduled: Date) -> Date {
         guard let lastAttempt else { return min(now, scheduled) }
         return min(scheduled, max(now, lastAttempt.addingTimeInterval(minimumRenewalGap)))

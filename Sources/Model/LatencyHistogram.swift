@@ -1,13 +1,16 @@
 /// Latencies of one path through the server, in microseconds, in buckets of
 /// 1 µs up to 10 ms (then one overflow bucket): cheap to record on the SIP
 /// loop, exact enough for percentiles. Logged when the server stops, so a
-/// benchmark run can read sipwake's own time for each path. Loop thread only.
-final class LatencyHistogram {
+/// benchmark run can read sipwake's own time for each path. Not thread-safe:
+/// one thread owns each histogram (the SIP loop, or the push HTTP thread).
+public final class LatencyHistogram {
     private var buckets = [UInt32](repeating: 0, count: 10_001)
-    private(set) var count = 0
+    public private(set) var count = 0
     private var maxMicroseconds = 0
 
-    func record(_ duration: Duration) {
+    public init() {}
+
+    public func record(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         let micros = max(0, Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000))
         buckets[min(micros, buckets.count - 1)] &+= 1
@@ -16,7 +19,7 @@ final class LatencyHistogram {
     }
 
     /// The value at quantile `q` (0...1), in microseconds.
-    func percentile(_ q: Double) -> Int {
+    public func percentile(_ q: Double) -> Int {
         guard count > 0 else { return 0 }
         let rank = max(1, Int((Double(count) * q).rounded(.up)))
         var seen = 0
@@ -28,7 +31,7 @@ final class LatencyHistogram {
     }
 
     /// `n`, p50, p90, p99, p99.9 and max, for a log line's metadata.
-    var summary: String {
+    public var summary: String {
         "n=\(count) p50=\(percentile(0.5))us p90=\(percentile(0.9))us p99=\(percentile(0.99))us "
             + "p99.9=\(percentile(0.999))us max=\(maxMicroseconds)us"
     }

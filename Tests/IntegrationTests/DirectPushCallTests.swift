@@ -1,0 +1,250 @@
+import Foundation
+import Model
+import SQLiteStorage
+import XCTest
+
+/// Calls that wake apps through APNs and FCM directly, end to end on
+/// loopback: a real `sipwake serve` with an iOS app on APNs and an Android
+/// app on FCM, the push sink playing Apple's and Google's services over
+/// HTTPS (HTTP/2) with the lab's keys, and a PBX and phones played by
+/// Sofia-SIP user agents.
+final class DirectPushCallTests: IntegrationTestCase {
+    private var labs: [DirectPushLab] = []
+
+    struct Lab {
+        let server: SipwakeProcess
+        let push: DirectPushLab
+        let tuples: TupleStore
+        var registrar: String { server.proxy("udp") }
+    }
+
+    override func setUp() async throws {
+        try await super.setUp()
+        try XCTSkipUnless(TestCertificate.opensslInstalled, "openssl not installed")
+    }
+
+    override func tearDown() async throws {
+        // The servers first: the sink's graceful shutdown waits for their
+        // HTTP/2 connections to close.
+        try await super.tearDown()
+        for lab in labs { await lab.stop() }
+        labs.removeAll()
+    }
+
+    private func startLab(expireProviderTokens: Int = 0, iosFormat: String = "incoming-call-event",
+                          wakeWindow: Int = 10) async throws -> Lab {
+        let push = try await DirectPushLab.start(expireProviderTokens: expireProviderTokens)
+        labs.append(push)
+        let server = try await startServer(config: """
+            [auth]
+            trusted_peers = ["127.0.0.2"]
+            [calls]
+            wake_window = \(wakeWindow)
+            missed_call_grace = 2
+            \(push.config(iosFormat: iosFormat))
+            """)
+        let database = try SipwakeDatabase(path: server.directory.appendingPathComponent("sipwake.sqlite").path)
+        return Lab(server: server, push: push, tuples: TupleStore(database: database))
+    }
+
+    /// An iPhone: a VoIP token for calls, an alert token for the rest.
+    @discardableResult
+    private func addIPhone(_ lab: Lab, user: String = "alice", selector: String = "sel-iphone",
+                           voip: String = "apns-voip-1", alert: String = "apns-alert-1") throws -> DeviceTuple {
+        try lab.tuples.report(username: user, selector: selector, appIDCalls: DirectPushLab.iosAppID, tokenCalls: voip,
+                              appIDOther: DirectPushLab.iosAppID, tokenOther: alert, platform: .ios,
+                              provider: "apns").tuple
+    }
+
+    /// An Android phone: one FCM token for everything.
+    @discardableResult
+    private func addAndroid(_ lab: Lab, token: String = "fcm-token-1") throws -> DeviceTuple {
+        try lab.tuples.report(username: "alice", selector: "sel-android", appIDCalls: DirectPushLab.androidAppID,
+                              tokenCalls: token, appIDOther: DirectPushLab.androidAppID, tokenOther: token,
+                              platform: .android, provider: "fcm").tuple
+    }
+
+    private func pbx() async throws -> SofiaPhone {
+        try await startPhone("pbx", host: "127.0.0.2")
+    }
+
+    private func call(_ pbx: SofiaPhone, _ lab: Lab, user: String = "alice", pushID: String) async -> SofiaPhoneOutgoingCall {
+        await pbx.invite("sip:\(user)@localhost", via: lab.server.proxy("udp"), headers: [("X-Push-ID", pushID)],
+                         media: "audio", from: "\"Bob Caller\" <sip:+14155550123@pbx.example.com>")
+    }
+
+    private static func header(_ record: [String: Any], _ name: String) -> String? {
+        let headers = record["headers"] as? [String: String] ?? [:]
+        return headers.first { $0.key.lowercased() == name }?.value
+    }
+
+    private static func object(_ text: String?) -> [String: Any]? {
+        guard let text else { return nil }
+        return try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    }
+
+    /// Waits for the tuple to be deleted; whether it was.
+    private func waitUntilDeleted(_ lab: Lab, _ id: Int64) async throws -> Bool {
+        for _ in 0..<100 {
+            if try lab.tuples.get(id: id) == nil { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    // MARK: Both providers wake their apps
+
+    func testACallWakesTheAPNsAppAndTheFCMAppWithTheirHeadersAndPayloads() async throws {
+        let lab = try await startLab()
+        try addIPhone(lab)
+        try addAndroid(lab)
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-direct-1")
+
+        // APNs: a VoIP push to the app's .voip topic, now, expiring with the call.
+        let apnsRecords = await lab.push.waitForRecords("apns", token: "apns-voip-1")
+        let apns = try XCTUnwrap(apnsRecords.first)
+        XCTAssertEqual(apns["status"] as? Int, 200, "\(apns)")
+        XCTAssertEqual(Self.header(apns, "apns-push-type"), "voip")
+        XCTAssertEqual(Self.header(apns, "apns-topic"), "com.example.phone.voip")
+        XCTAssertEqual(Self.header(apns, "apns-priority"), "10")
+        let expiration = try XCTUnwrap(Self.header(apns, "apns-expiration").flatMap(Int.init))
+        let now = Int(Date().timeIntervalSince1970)
+        XCTAssertTrue((now + 20...now + 35).contains(expiration), "expires about 30 s ahead: \(expiration) vs \(now)")
+        XCTAssertEqual(apns["jwtKid"] as? String, DirectPushLab.keyID)
+        XCTAssertEqual(apns["jwtIss"] as? String, DirectPushLab.teamID)
+        let event = try XCTUnwrap((apns["payload"] as? [String: Any])?["incomingCall"] as? [String: Any])
+        XCTAssertEqual(event["serverCallId"] as? String, "pair-direct-1")
+        XCTAssertEqual(event["hasVideo"] as? Bool, false)
+        XCTAssertNotNil(UUID(uuidString: event["eventId"] as? String ?? ""))
+        let caller = try XCTUnwrap(event["caller"] as? [String: Any])
+        XCTAssertEqual(caller["displayName"] as? String, "Bob Caller")
+        XCTAssertEqual(caller["phoneNumber"] as? String, "+14155550123")
+
+        // FCM: an access token first, then a high-priority data message living 30 s.
+        let grants = await lab.push.waitForRecords("oauth")
+        XCTAssertEqual(grants.first?["status"] as? Int, 200)
+        let fcmRecords = await lab.push.waitForRecords("fcm", token: "fcm-token-1")
+        let fcm = try XCTUnwrap(fcmRecords.first)
+        XCTAssertEqual(fcm["status"] as? Int, 200, "\(fcm)")
+        let message = try XCTUnwrap((fcm["payload"] as? [String: Any])?["message"] as? [String: Any])
+        let android = try XCTUnwrap(message["android"] as? [String: Any])
+        XCTAssertEqual((android["priority"] as? String)?.lowercased(), "high")
+        XCTAssertEqual(android["ttl"] as? String, "30s")
+        let data = try XCTUnwrap(message["data"] as? [String: Any])
+        XCTAssertTrue(data.values.allSatisfy { $0 is String }, "FCM data values are strings: \(data)")
+        XCTAssertEqual(data["messageType"] as? String, "incomingCall")
+        let inner = try XCTUnwrap(Self.object(data["incomingCall"] as? String))
+        XCTAssertEqual(inner["serverCallId"] as? String, "pair-direct-1")
+
+        // The iPhone wakes, registers and takes the INVITE paired with the push.
+        let alice = try await startPhone("alice")
+        let status = await alice.register(registrar: lab.registrar, user: "alice", password: "alice-secret",
+                                          instanceID: nil, uriParams: ";pn-provider=apns;pn-prid=apns-voip-1")
+        XCTAssertEqual(status, 200)
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        XCTAssertEqual(incoming.header("X-Push-ID"), "pair-direct-1")
+        await alice.respond(incoming, status: 200)
+        let answer = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(answer?.status, 200)
+
+        // The Android phone, which never registered, is told the call was
+        // answered elsewhere on its FCM token, with the same pairing id.
+        let ended = await lab.push.waitForRecords("fcm", token: "fcm-token-1", count: 2)
+        let endData = ((ended.last?["payload"] as? [String: Any])?["message"] as? [String: Any])?["data"] as? [String: Any]
+        XCTAssertEqual(endData?["messageType"] as? String, "callEnded", "\(ended)")
+        XCTAssertEqual(Self.object(endData?["callEnded"] as? String)?["serverCallId"] as? String, "pair-direct-1")
+    }
+
+    func testGoneTokensAreDeletedOnBothProviders() async throws {
+        let lab = try await startLab(wakeWindow: 20)
+        let iphone = try addIPhone(lab, voip: "apns-gone")
+        let android = try addAndroid(lab, token: "fcm-gone")
+        lab.push.sink.setRule(.gone, forToken: "apns-gone")
+        lab.push.sink.setRule(.gone, forToken: "fcm-gone")
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-gone")
+        // Nothing registered and no device left to wake: the PBX hears at once, not after 20 s.
+        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(10))
+        XCTAssertEqual(final?.status, 480)
+        let deletedIPhone = try await waitUntilDeleted(lab, iphone.id)
+        let deletedAndroid = try await waitUntilDeleted(lab, android.id)
+        XCTAssertTrue(deletedIPhone, "410 Unregistered deletes the APNs tuple")
+        XCTAssertTrue(deletedAndroid, "404 UNREGISTERED deletes the FCM tuple")
+        XCTAssertEqual(lab.push.records("apns", token: "apns-gone").first?["reason"] as? String, "Unregistered")
+        XCTAssertEqual(lab.push.records("fcm", token: "fcm-gone").first?["reason"] as? String, "UNREGISTERED")
+    }
+
+    func testAnExpiredProviderTokenIsRenewedAndThePushRetried() async throws {
+        let lab = try await startLab(expireProviderTokens: 1)
+        try addIPhone(lab)
+        let pbx = try await pbx()
+        _ = await call(pbx, lab, pushID: "pair-expired")
+        let records = await lab.push.waitForRecords("apns", token: "apns-voip-1", count: 2)
+        XCTAssertEqual(records.map { $0["status"] as? Int }, [403, 200], "\(records)")
+        XCTAssertEqual(records.first?["reason"] as? String, "ExpiredProviderToken")
+        // The sink refuses a JWT it called expired for good: the 200 proves a new one was signed.
+    }
+
+    func testASlowProviderNeverDelaysTheForks() async throws {
+        let lab = try await startLab()
+        try addIPhone(lab)
+        lab.push.sink.setRule(.slow(milliseconds: 4000), forToken: "apns-voip-1")
+        let alice = try await startPhone("alice")
+        let status = await alice.register(registrar: lab.registrar, user: "alice", password: "alice-secret",
+                                          instanceID: nil, uriParams: nil)
+        XCTAssertEqual(status, 200)
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-slow")
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(3)))
+        XCTAssertEqual(incoming.header("X-Push-ID"), "pair-slow")
+        XCTAssertTrue(lab.push.records("apns").isEmpty, "the INVITE went out while APNs was still answering")
+        await alice.respond(incoming, status: 200)
+        let answer = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(answer?.status, 200)
+    }
+
+    func testTwoAccountsOnOneDeviceAreEachPushedWithTheirSelector() async throws {
+        let lab = try await startLab(iosFormat: "acrobits")
+        // One iPhone, one app token, two accounts in two slots.
+        try addIPhone(lab, user: "alice", selector: "device-1:alice-slot", voip: "shared-voip", alert: "shared-alert")
+        try addIPhone(lab, user: "bob", selector: "device-1:bob-slot", voip: "shared-voip", alert: "shared-alert")
+        XCTAssertEqual(try lab.tuples.count(username: nil), 2, "both accounts are kept")
+        let pbx = try await pbx()
+        _ = await call(pbx, lab, user: "alice", pushID: "pair-alice")
+        _ = await call(pbx, lab, user: "bob", pushID: "pair-bob")
+        let records = await lab.push.waitForRecords("apns", token: "shared-voip", count: 2)
+        let pushed = records.compactMap { record -> String? in
+            guard let payload = record["payload"] as? [String: Any], let id = payload["Id"] as? String,
+                  let selector = payload["Selector"] as? String else { return nil }
+            return "\(id) \(selector)"
+        }
+        XCTAssertEqual(Set(pushed), ["pair-alice device-1:alice-slot", "pair-bob device-1:bob-slot"], "\(records)")
+    }
+
+    // MARK: sipwake push test
+
+    func testPushTestSendsToEveryDeviceAndDeletesOnlyGoneTokens() async throws {
+        let lab = try await startLab()
+        try addIPhone(lab)
+        let android = try addAndroid(lab, token: "fcm-gone")
+        lab.push.sink.setRule(.gone, forToken: "fcm-gone")
+        let result = try lab.server.cli(["push", "test", "alice"])
+        XCTAssertEqual(result.status, 1, "a push was not delivered: \(result.stdout) \(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.first?.hasPrefix("TUPLE") == true, result.stdout)
+        XCTAssertTrue(lines.contains { $0.contains("com.example.phone ") && $0.contains("apns") && $0.contains("delivered") },
+                      result.stdout)
+        XCTAssertTrue(lines.contains { $0.contains("fcm") && $0.contains("token-gone") && $0.contains("(tuple deleted)") },
+                      result.stdout)
+        XCTAssertNil(try lab.tuples.get(id: android.id))
+        XCTAssertEqual(lab.push.records("apns", token: "apns-voip-1").count, 1)
+
+        let missed = try lab.server.cli(["push", "test", "alice", "--event", "missed", "--json"])
+        XCTAssertEqual(missed.status, 0, missed.stderr)
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(missed.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.map { $0["result"] as? String }, ["delivered"])
+        let alert = try XCTUnwrap(lab.push.records("apns", token: "apns-alert-1").first)
+        XCTAssertEqual(Self.header(alert, "apns-push-type"), "alert", "a missed call never uses the VoIP token")
+    }
+}
