@@ -18,9 +18,10 @@ public struct PushSystem: Sendable {
     public let credentials: PushCredentialService
 
     /// `metrics` is the backend push results and credential failures are
-    /// counted in. Throws when an APNs app's signing key cannot be read.
+    /// counted in; `credentialLogger` the credential service's logger (by
+    /// default `logger`). Throws when an APNs app's signing key cannot be read.
     public init(settings: PushClientSettings, acrobits: AcrobitsSettings?, apps: [PushAppSettings],
-                logger: Logger, metrics: any MetricsFactory,
+                logger: Logger, credentialLogger: Logger? = nil, metrics: any MetricsFactory,
                 credentialTiming: PushCredentialTiming = PushCredentialTiming()) throws(APNsSigningKeyError) {
         var byApp: [String: any PushProvider] = [:]
         var makers: [(store: PushCredentialStore, make: (PushClient) -> any PushCredentialMaker)] = []
@@ -43,7 +44,7 @@ public struct PushSystem: Sendable {
         self.client = client
         credentials = PushCredentialService(
             credentials: makers.map { ManagedPushCredential(maker: $0.make(client), store: $0.store) },
-            timing: credentialTiming, logger: logger, metrics: metrics)
+            timing: credentialTiming, logger: credentialLogger ?? logger, metrics: metrics)
     }
 
     /// The services to run, in start order.

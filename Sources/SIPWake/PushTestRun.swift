@@ -29,11 +29,18 @@ public struct PushTestRun: Sendable {
     public let stores: Stores
     public let logger: Logger
 
-    public init(config: SipwakeConfig, pushApps: [PushAppSettings], stores: Stores, logger: Logger) {
+    /// Why an app's credential (APNs provider token, FCM access token)
+    /// could not be made is logged with `credentialLogger`: a push that
+    /// waited for it in vain only says there was none.
+    public let credentialLogger: Logger
+
+    public init(config: SipwakeConfig, pushApps: [PushAppSettings], stores: Stores, logger: Logger,
+                credentialLogger: Logger? = nil) {
         self.config = config
         self.pushApps = pushApps
         self.stores = stores
         self.logger = logger
+        self.credentialLogger = credentialLogger ?? logger
     }
 
     /// Pushes `event` to every device of `user` and waits for every answer
@@ -47,7 +54,7 @@ public struct PushTestRun: Sendable {
             settings: PushClientSettings(timeout: Double(config.push.timeout),
                                          caFile: config.push.caFile.isEmpty ? nil : config.push.caFile),
             acrobits: config.push.gatewayURL.isEmpty ? nil : AcrobitsSettings(gatewayURL: config.push.gatewayURL),
-            apps: pushApps, logger: logger, metrics: NOOPMetricsHandler.instance)
+            apps: pushApps, logger: logger, credentialLogger: credentialLogger, metrics: NOOPMetricsHandler.instance)
         let group = ServiceGroup(configuration: .init(services: system.services.map { .init(service: $0) },
                                                       logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in

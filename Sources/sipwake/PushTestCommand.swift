@@ -28,7 +28,11 @@ struct PushTestCommand: AsyncParsableCommand {
         var logger = Logger(label: "sipwake.push-test")
         // Each result is in the table; the log would only repeat it.
         logger.logLevel = .critical
-        let run = PushTestRun(config: config, pushApps: pushApps, stores: database.stores, logger: logger)
+        // But why a key or service account was refused is not in the table.
+        var credentialLogger = Logger(label: "sipwake.push-test")
+        credentialLogger.logLevel = .warning
+        let run = PushTestRun(config: config, pushApps: pushApps, stores: database.stores, logger: logger,
+                              credentialLogger: credentialLogger)
         let outcomes: [PushTestRun.Outcome]
         do {
             outcomes = try await run.run(user: user, event: event.event)

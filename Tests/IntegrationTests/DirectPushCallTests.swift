@@ -1,6 +1,7 @@
 import Foundation
 import Model
 import SQLiteStorage
+import TestSupport
 import XCTest
 
 /// Calls that wake apps through APNs and FCM directly, end to end on
@@ -31,17 +32,28 @@ final class DirectPushCallTests: IntegrationTestCase {
         labs.removeAll()
     }
 
+    /// `serviceAccountKey`: a PEM key the FCM app's service account signs
+    /// with instead of the one Google (the sink) knows.
     private func startLab(expireProviderTokens: Int = 0, iosFormat: String = "incoming-call-event",
-                          wakeWindow: Int = 10) async throws -> Lab {
+                          wakeWindow: Int = 10, serviceAccountKey: String? = nil) async throws -> Lab {
         let push = try await DirectPushLab.start(expireProviderTokens: expireProviderTokens)
         labs.append(push)
+        var pushConfig = push.config(iosFormat: iosFormat)
+        if let serviceAccountKey {
+            let data = try Data(contentsOf: URL(fileURLWithPath: push.serviceAccount))
+            var account = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: String])
+            account["private_key"] = try push.keys.text(serviceAccountKey)
+            let path = push.keys.directory.appendingPathComponent("unknown-account.json").path
+            try JSONSerialization.data(withJSONObject: account).write(to: URL(fileURLWithPath: path))
+            pushConfig = pushConfig.replacingOccurrences(of: push.serviceAccount, with: path)
+        }
         let server = try await startServer(config: """
             [auth]
             trusted_peers = ["127.0.0.2"]
             [calls]
             wake_window = \(wakeWindow)
             missed_call_grace = 2
-            \(push.config(iosFormat: iosFormat))
+            \(pushConfig)
             """)
         let database = try SipwakeDatabase(path: server.directory.appendingPathComponent("sipwake.sqlite").path)
         return Lab(server: server, push: push, tuples: TupleStore(database: database))
@@ -223,6 +235,21 @@ final class DirectPushCallTests: IntegrationTestCase {
     }
 
     // MARK: sipwake push test
+
+    func testPushTestSaysWhyAnAppsCredentialWasRefused() async throws {
+        let unknownKey = FileManager.default.temporaryDirectory.appendingPathComponent("unknown-\(UUID().uuidString).pem").path
+        defer { try? FileManager.default.removeItem(atPath: unknownKey) }
+        try PushLabKeys.run(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", unknownKey])
+        let lab = try await startLab(serviceAccountKey: unknownKey)
+        try addAndroid(lab)
+        let result = try lab.server.cli(["push", "test", "alice"])
+        XCTAssertEqual(result.status, 1, "\(result.stdout) \(result.stderr)")
+        XCTAssertTrue(result.stdout.contains("no fcm credential yet"), result.stdout)
+        XCTAssertTrue(result.stderr.contains("push credential failed"), "the reason is shown: \(result.stderr)")
+        XCTAssertTrue(result.stderr.contains("com.example.phone.android"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("PRIVATE KEY"), "no key in the log: \(result.stderr)")
+        XCTAssertTrue(lab.push.records("fcm").isEmpty, "nothing was sent without a credential")
+    }
 
     func testPushTestSendsToEveryDeviceAndDeletesOnlyGoneTokens() async throws {
         let lab = try await startLab()

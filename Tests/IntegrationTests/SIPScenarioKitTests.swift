@@ -31,7 +31,7 @@ final class SIPScenarioKitTests: XCTestCase {
         let run = try String(contentsOf: kit.appendingPathComponent("run"), encoding: .utf8)
         let readme = try String(contentsOf: kit.appendingPathComponent("README.md"), encoding: .utf8)
         let flows = ["answer", "wake", "two-devices", "caller-cancel", "answered-elsewhere", "rereg", "timeout",
-                     "stale-token", "decline"]
+                     "stale-token", "decline", "apns-app", "fcm-app"]
         XCTAssertTrue(run.contains("flows=(\(flows.joined(separator: " ")))"))
         for flow in flows {
             XCTAssertTrue(run.contains("flow_\(flow.replacingOccurrences(of: "-", with: "_"))()"), "run has no flow \(flow)")

@@ -26,6 +26,16 @@ import Testing
         #expect(gone == PushResult(kind: .tokenGone, httpStatus: 410, detail: nil))
     }
 
+    @Test func aBusyGatewaysRetryAfterIsKeptForTheRetry() {
+        let busy = provider.classify(.response(status: 503, headers: [PushHTTPHeader("Retry-After", "3")], body: Data()),
+                                     to: PushHTTPRequest(url: ""))
+        #expect(busy.kind == .retryable)
+        #expect(busy.retryAfter == 3)
+        let refused = provider.classify(.response(status: 400, headers: [PushHTTPHeader("Retry-After", "3")], body: Data()),
+                                        to: PushHTTPRequest(url: ""))
+        #expect(refused.retryAfter == nil)
+    }
+
     @Test func timeoutsAndNetworkErrorsAreRetryableSetupErrorsAreNot() {
         let timeout = provider.classify(.transportFailure(PushTransportFailure(reason: .timeout, message: "30 s")), to: PushHTTPRequest(url: ""))
         #expect(timeout == PushResult(kind: .retryable, httpStatus: nil, detail: "timeout: 30 s"))

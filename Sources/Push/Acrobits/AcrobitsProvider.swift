@@ -26,7 +26,11 @@ public struct AcrobitsProvider: PushProvider {
 
     public func classify(_ answer: PushHTTPAnswer, to request: PushHTTPRequest) -> PushResult {
         switch answer {
-        case .response(let status, _, let body): return AcrobitsAnswer.classify(status: status, body: body)
+        case .response(let status, let headers, let body):
+            var result = AcrobitsAnswer.classify(status: status, body: body)
+            // A busy or failing gateway may say when to come back.
+            if result.kind == .retryable { result.retryAfter = PushRetryAfter.seconds(in: headers) }
+            return result
         case .transportFailure(let failure): return AcrobitsAnswer.classify(failure)
         }
     }
