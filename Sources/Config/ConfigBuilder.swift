@@ -23,6 +23,7 @@ struct ConfigBuilder {
         config.calls = try calls(defaults.calls)
         config.push = try push(defaults.push)
         config.apps = try apps()
+        config.webhook = try webhook(defaults.webhook, domains: config.sip.domains, push: config.push)
         return config
     }
 
@@ -418,6 +419,106 @@ struct ConfigBuilder {
     private func appError(_ app: RawApp, _ name: String, _ kind: ConfigErrorKind, _ message: String) -> ConfigError {
         ConfigError(kind: kind, file: file, key: "apps.\(app.name).\(name)", line: app.lines[name] ?? app.line,
                     message: "[apps.\(app.name)] \(name): \(message)")
+    }
+
+    // MARK: Webhook
+
+    private func webhook(_ defaults: WebhookSection, domains served: [String],
+                         push: PushSection) throws(ConfigError) -> WebhookSection {
+        var section = defaults
+        let urlKey = key("webhook", "url"), secretsKey = key("webhook", "secrets")
+        section.timeout = try integer(key("webhook", "timeout")) ?? defaults.timeout
+        if let text = string(urlKey) {
+            if let problem = Self.urlProblem(text) { throw invalid(urlKey, problem) }
+            section.url = text
+        }
+        if let secrets = strings(secretsKey) {
+            if let problem = Self.secretsProblem(secrets) { throw invalid(secretsKey, problem) }
+            section.secrets = secrets
+        }
+        if !section.url.isEmpty && section.secrets.isEmpty {
+            throw invalid(secretsKey, "missing: the webhook at url is signed; set secrets = [\"<at least \(WebhookSection.minimumSecretLength) characters>\"] (or SIPWAKE_WEBHOOK_SECRETS)")
+        }
+        for table in raw.webhookDomains {
+            let domain = try webhookDomain(table, served: served, global: section)
+            if section.domains.contains(where: { $0.domain == domain.domain }) {
+                throw webhookDomainError(table, nil, "is listed twice")
+            }
+            section.domains.append(domain)
+        }
+        if section.isConfigured && !push.enabled {
+            throw invalid(key("push", "enabled"),
+                          "the webhook is posted by the push client: [push] enabled must be true when [webhook] is set")
+        }
+        return section
+    }
+
+    private func webhookDomain(_ table: RawWebhookDomain, served: [String],
+                               global: WebhookSection) throws(ConfigError) -> WebhookDomainSection {
+        let name: String
+        if let host = HostSyntax.bareHost(table.name) {
+            name = host.contains(":") ? "[\(host.lowercased())]" : host.lowercased()
+        } else {
+            name = table.name.lowercased()
+        }
+        guard served.contains(name) else {
+            throw webhookDomainError(table, nil, "'\(table.name)' is not one of [sip] domains (\(served.joined(separator: ", ")))")
+        }
+        var domain = WebhookDomainSection(domain: name)
+        if case .string(let url)? = table.values["url"] {
+            if let problem = Self.urlProblem(url) { throw webhookDomainError(table, "url", problem) }
+            domain.url = url
+        }
+        if case .strings(let secrets)? = table.values["secrets"] {
+            if let problem = Self.secretsProblem(secrets) { throw webhookDomainError(table, "secrets", problem) }
+            domain.secrets = secrets
+        }
+        if case .integer(let timeout)? = table.values["timeout"] {
+            guard (1...30).contains(timeout) else {
+                throw webhookDomainError(table, "timeout", "\(timeout) is out of range (1...30)")
+            }
+            domain.timeout = timeout
+        }
+        let url = domain.url ?? global.url
+        if !url.isEmpty && (domain.secrets ?? global.secrets).isEmpty {
+            throw webhookDomainError(table, "secrets", "missing: the webhook at url is signed; set secrets here or in [webhook]")
+        }
+        return domain
+    }
+
+    /// Why `text` is not a webhook URL; nil when it is one or "".
+    private static func urlProblem(_ text: String) -> String? {
+        guard !text.isEmpty else { return nil }
+        let lower = text.lowercased()
+        guard (lower.hasPrefix("http://") || lower.hasPrefix("https://")), text.count > 8,
+              !text.contains(where: { $0.isWhitespace }) else {
+            return "'\(text)' is not an http:// or https:// URL (or \"\" for none)"
+        }
+        return nil
+    }
+
+    /// Why `secrets` cannot sign webhooks; nil when they can. Never quotes a secret.
+    private static func secretsProblem(_ secrets: [String]) -> String? {
+        guard secrets.count <= WebhookSection.maximumSecrets else {
+            return "at most \(WebhookSection.maximumSecrets) secrets (the current one, then the previous one while backends move over), got \(secrets.count)"
+        }
+        for (index, secret) in secrets.enumerated() {
+            guard secret.count >= WebhookSection.minimumSecretLength else {
+                return "secret \(index + 1) is \(secret.count) characters; at least \(WebhookSection.minimumSecretLength) are required (e.g. openssl rand -hex 32)"
+            }
+            guard secret.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0.asciiValue.map { $0 >= 0x21 && $0 < 0x7f } == true }) else {
+                return "secret \(index + 1) must be printable ASCII without spaces"
+            }
+        }
+        if secrets.count == 2 && secrets[0] == secrets[1] { return "the two secrets are the same" }
+        return nil
+    }
+
+    private func webhookDomainError(_ table: RawWebhookDomain, _ name: String?, _ message: String) -> ConfigError {
+        let label = "[webhook.domains.\"\(table.name)\"]" + (name.map { " \($0)" } ?? "")
+        return ConfigError(kind: .invalidValue, file: file,
+                           key: "webhook.domains.\(table.name)" + (name.map { ".\($0)" } ?? ""),
+                           line: name.flatMap { table.lines[$0] } ?? table.line, message: "\(label): \(message)")
     }
 
     private func log(_ defaults: LogSection) throws(ConfigError) -> LogSection {

@@ -61,7 +61,19 @@ enum ConfigSchema {
         ConfigKey(section: "push", name: "missed_badge", kind: .integer(0...9999)),
         ConfigKey(section: "push", name: "sound", kind: .string),
         ConfigKey(section: "push", name: "ca_file", kind: .string),
+
+        ConfigKey(section: "webhook", name: "url", kind: .string),
+        ConfigKey(section: "webhook", name: "secrets", kind: .stringArray),
+        ConfigKey(section: "webhook", name: "timeout", kind: .integer(1...30)),
     ]
+
+    /// The keys of each `[webhook.domains."NAME"]` table (no environment overrides).
+    static let webhookDomainKeys: [String: ConfigValueKind] = [
+        "url": .string, "secrets": .stringArray, "timeout": .integer(1...30),
+    ]
+
+    /// Keys whose values are secrets: an error about them never quotes the value.
+    static let secretKeyNames: Set<String> = ["secrets"]
 
     /// The keys of each `[apps.NAME]` table (no environment overrides).
     static let appKeys: [String: ConfigValueKind] = [
@@ -71,7 +83,8 @@ enum ConfigSchema {
     ]
 
     /// Section names in file order.
-    static let sections: [String] = ["sip", "tls", "registrar", "auth", "database", "log", "http", "tuples", "calls", "push", "apps"]
+    static let sections: [String] = ["sip", "tls", "registrar", "auth", "database", "log", "http", "tuples", "calls", "push", "apps",
+                                     "webhook"]
 
     static func key(section: String, name: String) -> ConfigKey? {
         keys.first { $0.section == section && $0.name == name }

@@ -5,6 +5,8 @@ struct RawConfig: Sendable {
     private(set) var sources: [String: ConfigValueSource] = [:]
     /// The `[apps.NAME]` tables, in file order.
     var apps: [RawApp] = []
+    /// The `[webhook.domains."NAME"]` tables, in file order.
+    var webhookDomains: [RawWebhookDomain] = []
 
     mutating func set(_ key: ConfigKey, _ value: ConfigValue, from source: ConfigValueSource) {
         values[key.path] = value

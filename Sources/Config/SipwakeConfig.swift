@@ -20,12 +20,15 @@ public struct SipwakeConfig: Sendable, Hashable {
     public var push: PushSection
     /// `[apps.NAME]`, in file order.
     public var apps: [AppSection]
+    /// `[webhook]` and its `[webhook.domains."NAME"]` overrides.
+    public var webhook: WebhookSection
 
     public init(
         sip: SIPSection = SIPSection(), tls: TLSSection = TLSSection(), registrar: RegistrarSection = RegistrarSection(),
         auth: AuthSection = AuthSection(), database: DatabaseSection = DatabaseSection(), log: LogSection = LogSection(),
         http: HTTPSection = HTTPSection(), tuples: TuplesSection = TuplesSection(),
-        calls: CallsSection = CallsSection(), push: PushSection = PushSection(), apps: [AppSection] = []
+        calls: CallsSection = CallsSection(), push: PushSection = PushSection(), apps: [AppSection] = [],
+        webhook: WebhookSection = WebhookSection()
     ) {
         self.sip = sip
         self.tls = tls
@@ -38,6 +41,7 @@ public struct SipwakeConfig: Sendable, Hashable {
         self.calls = calls
         self.push = push
         self.apps = apps
+        self.webhook = webhook
     }
 
     /// Every key at its default. `database.path` is the unresolved `../var/sipwake.sqlite`

@@ -47,6 +47,10 @@ enum TOMLReader {
             }
             for (name, value) in section {
                 let line = locator.line(of: [sectionName, name])
+                if sectionName == "webhook" && name == "domains" {
+                    readWebhookDomains(value, locator: locator, file: file, into: &raw, problems: &problems)
+                    continue
+                }
                 guard let key = ConfigSchema.key(section: sectionName, name: name) else {
                     var message = "unknown key '\(name)' in [\(sectionName)]"
                     let names = ConfigSchema.keys.filter { $0.section == sectionName }.map(\.name)
@@ -61,9 +65,10 @@ enum TOMLReader {
                 case .success(let converted):
                     raw.set(key, converted, from: .file(line: line))
                 case .failure(let problem):
+                    let text = ConfigSchema.secretKeyNames.contains(name) ? Self.hiddenValue : problem.text
                     problems.append(ConfigError(
                         kind: .wrongType, file: file, key: key.path, line: line,
-                        message: "\(key.label): expected \(key.kind.expectation), \(problem.text)"))
+                        message: "\(key.label): expected \(key.kind.expectation), \(text)"))
                 }
             }
         }
@@ -123,6 +128,56 @@ enum TOMLReader {
             raw.apps.append(app)
         }
         raw.apps.sort { ($0.line ?? Int.max, $0.name) < ($1.line ?? Int.max, $1.name) }
+    }
+
+    /// What a type error about a secret says instead of quoting the value.
+    static let hiddenValue = "got something else (not shown: it holds secrets)"
+
+    /// `[webhook.domains."NAME"]` tables: each a table of known keys.
+    private static func readWebhookDomains(_ value: TOMLValueConvertible, locator: TOMLKeyLocator, file: String,
+                                           into raw: inout RawConfig, problems: inout [ConfigError]) {
+        let path = ["webhook", "domains"]
+        guard let domains = value.table else {
+            problems.append(ConfigError(
+                kind: .wrongType, file: file, key: "webhook.domains", line: locator.line(of: path),
+                message: "'domains' in [webhook] must be tables such as [webhook.domains.\"example.com\"], got \(describe(value))"))
+            return
+        }
+        for (name, domainValue) in domains {
+            let domainLine = locator.line(of: path + [name])
+            guard let table = domainValue.table else {
+                problems.append(ConfigError(
+                    kind: .wrongType, file: file, key: "webhook.domains.\(name)", line: domainLine,
+                    message: "'\(name)' in [webhook.domains] must be a table ([webhook.domains.\"\(name)\"]), got \(describe(domainValue))"))
+                continue
+            }
+            var domain = RawWebhookDomain(name: name, line: domainLine)
+            for (keyName, keyValue) in table {
+                let line = locator.line(of: path + [name, keyName])
+                let label = "[webhook.domains.\"\(name)\"] \(keyName)"
+                guard let kind = ConfigSchema.webhookDomainKeys[keyName] else {
+                    var message = "unknown key '\(keyName)' in [webhook.domains.\"\(name)\"]"
+                    if let guess = ConfigSchema.suggestion(for: keyName, among: ConfigSchema.webhookDomainKeys.keys.sorted()) {
+                        message += " (did you mean '\(guess)'?)"
+                    }
+                    problems.append(ConfigError(
+                        kind: .unknownKey, file: file, key: "webhook.domains.\(name).\(keyName)", line: line, message: message))
+                    continue
+                }
+                switch convert(keyValue, to: kind) {
+                case .success(let converted):
+                    domain.values[keyName] = converted
+                    if let line { domain.lines[keyName] = line }
+                case .failure(let problem):
+                    let text = ConfigSchema.secretKeyNames.contains(keyName) ? hiddenValue : problem.text
+                    problems.append(ConfigError(
+                        kind: .wrongType, file: file, key: "webhook.domains.\(name).\(keyName)", line: line,
+                        message: "\(label): expected \(kind.expectation), \(text)"))
+                }
+            }
+            raw.webhookDomains.append(domain)
+        }
+        raw.webhookDomains.sort { ($0.line ?? Int.max, $0.name) < ($1.line ?? Int.max, $1.name) }
     }
 
     private struct TypeProblem: Error {

@@ -130,7 +130,8 @@ public struct CallFork: Sendable {
     /// Wakes every device tuple, once the tuples are known, and answers at
     /// once when there is nothing to ring or wake.
     private mutating func pushDevices() {
-        note("device tuples looked up", "tuples=\(targets.count)")
+        let webhooks = targets.filter(\.isWebhook).count
+        note("device tuples looked up", "tuples=\(targets.count - webhooks)" + (webhooks > 0 ? " webhook=on" : ""))
         for target in targets where target.canReceive(.incomingCall) {
             push(target, .incomingCall, attempt: 1)
         }
@@ -287,8 +288,14 @@ public struct CallFork: Sendable {
         record.pushes[index].httpStatus = delivered ? (result.httpStatus ?? 200) : result.httpStatus
         record.pushes[index].result = result.name
         record.pushes[index].detail = delivered ? nil : result.detail
-        note("push answered", "push=\(id) result=\(result.name)")
+        note(attempt.target.isWebhook ? "webhook answered" : "push answered", "push=\(id) result=\(result.name)")
         switch result.kind {
+        case .tokenGone where attempt.target.isWebhook:
+            // The backend knows no device of this user: nothing to wait
+            // for, nothing to tell at the end, and no tuple to delete.
+            if goneTuples.insert(attempt.target.tupleID).inserted {
+                note("webhook: no device for the user", "push=\(id)")
+            }
         case .tokenGone:
             let tupleID = attempt.target.tupleID
             if goneTuples.insert(tupleID).inserted {
@@ -318,11 +325,14 @@ public struct CallFork: Sendable {
     private mutating func push(_ target: PushTarget, _ event: PushEvent, attempt: Int) {
         let id = nextPushID
         nextPushID += 1
+        // A webhook attempt is recorded under its event type (`call.mobile_push_wakeup`).
+        let verb = target.isWebhook ? CallWebhookType(event: event, outcome: record.outcome).rawValue : event.recordName
         record.pushes.append(CallPushRecord(id: id, tupleID: target.tupleID, selector: target.selector,
-                                            verb: event.recordName, attempt: attempt, sentAt: now))
+                                            verb: verb, attempt: attempt, sentAt: now))
         pushes[id] = PushAttempt(target: target, event: event, attempt: attempt, recordIndex: record.pushes.count - 1)
         actions.append(.push(id, target, event))
-        note("push sent", "push=\(id) verb=\(event.recordName) selector=\(target.selector) attempt=\(attempt)")
+        note(target.isWebhook ? "webhook sent" : "push sent",
+             "push=\(id) verb=\(verb) selector=\(target.selector) attempt=\(attempt)")
     }
 
     /// A pushed device may still wake and register: its incoming-call push
@@ -394,7 +404,9 @@ public struct CallFork: Sendable {
         guard !branches.values.contains(where: \.isLive) else { return }
         if mayStillRegister, let deadline = windowDeadline, now < deadline { return }
         let finals = branches.values.filter { $0.cancelled == nil }.compactMap { b in b.final.map { (id: b.id, status: $0) } }
-        let outcome: CallOutcome = branches.isEmpty && targets.isEmpty ? .noDevices : .unreachable
+        // A backend that knows no device of the user adds none.
+        let deviceless = targets.allSatisfy { $0.isWebhook && goneTuples.contains($0.tupleID) }
+        let outcome: CallOutcome = branches.isEmpty && deviceless ? .noDevices : .unreachable
         guard let best = BestResponse.pick(finals) else {
             end(outcome, respond: 480, notify: .missed, messages: true)
             return

@@ -5,6 +5,11 @@ import Model
 /// token pair wakes the app, the other pair carries missed and
 /// answered-elsewhere notifications. A tuple reported with one pair has it
 /// in both.
+///
+/// Or the customer's backend (``webhook(account:)``): one per call when the
+/// callee's domain has a webhook, reached like a device but with no tuple
+/// behind it. Its "token gone" answer (404) means the backend knows no device
+/// of the user: the call stops waiting for it, and nothing is deleted.
 public struct PushTarget: Sendable, Equatable {
     public var tupleID: Int64
     /// The push provider that reaches this device (`acrobits`).
@@ -49,6 +54,21 @@ public struct PushTarget: Sendable, Equatable {
     /// The provider name of devices reached through Apple's APNs directly.
     public static let apnsProvider = "apns"
 
+    /// The tuple id of the webhook target: no stored tuple has it (ids start at 1).
+    public static let webhookTupleID: Int64 = 0
+
+    /// The customer's backend for a call to a user of `account` (the called
+    /// domain, whose webhook it is): every event reaches it, and its
+    /// "token" is the account, which names the endpoint to post to.
+    public static func webhook(account: String) -> PushTarget {
+        PushTarget(tupleID: webhookTupleID, provider: CallWebhookType.providerName, selector: "webhook",
+                   callsAppID: CallWebhookType.providerName, callsToken: account,
+                   otherAppID: CallWebhookType.providerName, otherToken: account)
+    }
+
+    /// Whether this is the customer's backend rather than a device.
+    public var isWebhook: Bool { provider == CallWebhookType.providerName }
+
     /// Whether `token` is one of this device's push tokens.
     public func hasToken(_ token: String) -> Bool {
         token == callsToken || token == otherToken
@@ -59,6 +79,8 @@ extension PushTarget {
     /// Whether `binding` is this device: its Contact carries one of this
     /// tuple's tokens as `pn-prid` or `pn-tok` (RFC 8599 push parameters).
     public func isDevice(of binding: Binding) -> Bool {
+        // The backend is no device: a binding never carries its account as a token.
+        guard !isWebhook else { return false }
         for parameter in binding.contact.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
             guard pair.count == 2 else { continue }

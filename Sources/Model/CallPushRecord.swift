@@ -6,7 +6,9 @@ public struct CallPushRecord: Sendable, Equatable, Codable {
     public var id: Int
     public var tupleID: Int64
     public var selector: String
-    /// `NotifyIncomingCall`, `NotifyIncomingCallMissed` or `NotifyIncomingCallAnsweredElsewhere`.
+    /// `NotifyIncomingCall`, `NotifyIncomingCallMissed` or
+    /// `NotifyIncomingCallAnsweredElsewhere`; for the customer's webhook
+    /// (selector `webhook`, tuple id 0) its event type (``CallWebhookType``).
     public var verb: String
     /// 1 for the first attempt, 2 for the retry.
     public var attempt: Int

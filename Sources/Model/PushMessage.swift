@@ -32,12 +32,17 @@ public struct PushMessage: Sendable, Equatable {
     public var callStartedAt: Date
     /// A fresh id for this one push, for apps that drop duplicates (a retry gets its own).
     public var eventID: UUID
+    /// How the call ended, for the pushes sent at its end (nil while it is
+    /// pending): the customer's webhook tells a cancelled call from a missed one.
+    public var callOutcome: CallOutcome?
+    /// The number or user the caller dialled (the INVITE's To user); nil when unknown.
+    public var calledNumber: String?
 
     public init(provider: String, event: PushEvent, tupleID: Int64, appID: String, deviceToken: String,
                 selector: String, pairingID: String, callerDisplayName: String?, callerUser: String?,
                 callerDomain: String?, media: String?, badge: Int?, sound: String?, sentAt: Date,
                 expiresAt: Date? = nil, callee: String = "", callerURI: String? = nil, callStartedAt: Date? = nil,
-                eventID: UUID = UUID()) {
+                eventID: UUID = UUID(), callOutcome: CallOutcome? = nil, calledNumber: String? = nil) {
         self.provider = provider
         self.event = event
         self.tupleID = tupleID
@@ -58,6 +63,8 @@ public struct PushMessage: Sendable, Equatable {
         self.callerURI = callerURI?.isEmpty == true ? nil : callerURI
         self.callStartedAt = callStartedAt ?? sentAt
         self.eventID = eventID
+        self.callOutcome = callOutcome
+        self.calledNumber = calledNumber
     }
 
     /// Whether the call offers video.

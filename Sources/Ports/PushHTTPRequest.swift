@@ -7,11 +7,16 @@ public struct PushHTTPRequest: Sendable, Equatable {
     /// Header lines in order, as name and value.
     public var headers: [PushHTTPHeader]
     public var body: Data
+    /// Longest time this request may take, in seconds; nil takes the push
+    /// client's timeout (`[push] timeout`). A customer's webhook has its own.
+    public var timeout: Double?
 
-    public init(url: String, method: String = "POST", headers: [PushHTTPHeader] = [], body: Data = Data()) {
+    public init(url: String, method: String = "POST", headers: [PushHTTPHeader] = [], body: Data = Data(),
+                timeout: Double? = nil) {
         self.url = url
         self.method = method
         self.headers = headers
         self.body = body
+        self.timeout = timeout
     }
 }

@@ -29,8 +29,10 @@ public struct PushProviders: Sendable {
     /// with its calls app's provider (`apns`) may carry an other app that is
     /// not listed, and that app's pushes go through the gateway. Nil when
     /// none of these is configured.
+    /// The customer's webhook is only ever its own provider.
     public func provider(for message: PushMessage) -> (any PushProvider)? {
-        byAppID[message.appID] ?? byName[message.provider] ?? byName[DeviceTuple.defaultProvider]
+        if message.provider == CallWebhookType.providerName { return byName[message.provider] }
+        return byAppID[message.appID] ?? byName[message.provider] ?? byName[DeviceTuple.defaultProvider]
     }
 
     /// The provider of the listed app `appID`, nil when it is not listed.

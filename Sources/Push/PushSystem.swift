@@ -4,8 +4,9 @@ import Ports
 import ServiceLifecycle
 
 /// Everything that sends pushes, built from the configuration: the
-/// ``PushClient`` (the Acrobits gateway when configured, and each listed app's
-/// own APNs or FCM provider) and the ``PushCredentialService`` that keeps the
+/// ``PushClient`` (the Acrobits gateway when configured, each listed app's
+/// own APNs or FCM provider, and the customers' call webhooks when any
+/// domain has one) and the ``PushCredentialService`` that keeps the
 /// apps' provider tokens and access tokens fresh. Both are services for the
 /// caller's service group; the client is the ``PushSender`` the call proxy uses.
 ///
@@ -21,7 +22,7 @@ public struct PushSystem: Sendable {
     /// counted in; `credentialLogger` the credential service's logger (by
     /// default `logger`). Throws when an APNs app's signing key cannot be read.
     public init(settings: PushClientSettings, acrobits: AcrobitsSettings?, apps: [PushAppSettings],
-                logger: Logger, credentialLogger: Logger? = nil, metrics: any MetricsFactory,
+                webhook: WebhookSettings? = nil, logger: Logger, credentialLogger: Logger? = nil, metrics: any MetricsFactory,
                 credentialTiming: PushCredentialTiming = PushCredentialTiming()) throws(APNsSigningKeyError) {
         var byApp: [String: any PushProvider] = [:]
         var makers: [(store: PushCredentialStore, make: (PushClient) -> any PushCredentialMaker)] = []
@@ -38,7 +39,8 @@ public struct PushSystem: Sendable {
                 makers.append((store, { FCMTokenMaker(appID: fcm.appID, account: fcm.serviceAccount, http: $0) }))
             }
         }
-        let named: [any PushProvider] = acrobits.map { [AcrobitsProvider(settings: $0)] } ?? []
+        var named: [any PushProvider] = acrobits.map { [AcrobitsProvider(settings: $0)] } ?? []
+        if let webhook, !webhook.isEmpty { named.append(WebhookProvider(settings: webhook)) }
         let client = PushClient(settings: settings, providers: PushProviders(named, apps: byApp),
                                 logger: logger, metrics: metrics)
         self.client = client

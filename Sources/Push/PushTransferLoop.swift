@@ -151,7 +151,7 @@ final class PushTransferLoop {
         swk_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
         // Wait for a connection that can multiplex rather than open a new one per push (HTTP/2).
         swk_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
-        swk_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(settings.timeout))
+        swk_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(request.timeout ?? settings.timeout))
         swk_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(settings.connectTimeout))
         swk_curl_easy_setopt_string(easy, CURLOPT_USERAGENT, "sipwake")
         swk_curl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, transfer.headerList)

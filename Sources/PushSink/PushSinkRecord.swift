@@ -7,10 +7,10 @@ import Foundation
 /// assertions are never kept: a JWT is named by its `kid`, `iss` and age.
 public struct PushSinkRecord: Sendable, Codable, Equatable {
     public var receivedAt: Date
-    /// `acrobits`, `apns`, `fcm` or `oauth`.
+    /// `acrobits`, `apns`, `fcm`, `oauth` or `webhook`.
     public var provider: String
     /// The device token the push was for: the gateway's `DeviceToken`, the
-    /// APNs path's token, FCM's `message.token`.
+    /// APNs path's token, FCM's `message.token`; a webhook's `data.user_id`.
     public var token: String?
     /// `POST`, or the method the sender chose (`PUT`, `PATCH`).
     public var method: String
@@ -39,6 +39,9 @@ public struct PushSinkRecord: Sendable, Codable, Equatable {
     public var answer: PushSinkJSON?
     /// Header lines answered that a sender acts on: `apns-id`, `retry-after`.
     public var answerHeaders: [String: String]?
+    /// A webhook's signature check, when the sink knows the secrets:
+    /// `valid`, `missing`, `malformed`, `stale` or `invalid`.
+    public var signature: String?
 
     public init(receivedAt: Date, provider: String = "acrobits", token: String? = nil, method: String = "POST",
                 path: String, headers: [String: String] = [:], body: [String: String], payload: PushSinkJSON? = nil,
@@ -78,6 +81,7 @@ public struct PushSinkRecord: Sendable, Codable, Equatable {
         jwtAgeSeconds = try container.decodeIfPresent(Int.self, forKey: .jwtAgeSeconds)
         answer = try container.decodeIfPresent(PushSinkJSON.self, forKey: .answer)
         answerHeaders = try container.decodeIfPresent([String: String].self, forKey: .answerHeaders)
+        signature = try container.decodeIfPresent(String.self, forKey: .signature)
     }
 
     /// The encoder of the output lines and `GET /records`: sorted keys, one

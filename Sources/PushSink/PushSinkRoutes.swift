@@ -6,6 +6,7 @@ import NIOCore
 /// The push sink's HTTP endpoints: the Acrobits send path (and anything
 /// under `/pnm2/`) by `POST`, `PUT` or `PATCH`; APNs' `POST /3/device/TOKEN`;
 /// FCM's `POST /v1/projects/PROJECT/messages:send`; Google's `POST /token`;
+/// a customer backend's `POST /webhook`;
 /// `GET`/`DELETE /records`; `GET`/`POST /rules`.
 struct PushSinkRoutes: Sendable {
     /// The methods a push may come with: gateways take `POST`, some providers `PUT` or `PATCH`.
@@ -15,12 +16,14 @@ struct PushSinkRoutes: Sendable {
     let apns: PushSinkAPNs
     let fcm: PushSinkFCM
     let oauth: PushSinkOAuth
+    let webhook: PushSinkWebhook
 
     init(sink: PushSink, apnsVerifier: PushSinkJWTVerifier?, googleVerifier: PushSinkJWTVerifier?) {
         self.sink = sink
         apns = PushSinkAPNs(sink: sink, verifier: apnsVerifier)
         fcm = PushSinkFCM(sink: sink)
         oauth = PushSinkOAuth(sink: sink, verifier: googleVerifier)
+        webhook = PushSinkWebhook(sink: sink)
     }
 
     func register(on router: Router<BasicRequestContext>) {
@@ -35,6 +38,7 @@ struct PushSinkRoutes: Sendable {
             return try await fcm.push(request, project: context.parameters.get("project") ?? "")
         }
         router.post("/token") { request, _ in try await oauth.grant(request) }
+        router.post(RouterPath(sink.settings.webhook.path)) { request, _ in try await webhook.receive(request) }
         for method in Self.pushMethods {
             router.on("/pnm2/**", method: method) { request, _ in try await self.push(request) }
             if !sink.settings.path.hasPrefix("/pnm2/") {

@@ -24,11 +24,13 @@ public struct PushSinkSettings: Sendable, Equatable {
     /// Seconds sent in a `Retry-After` header with APNs' and FCM's 429 and 503
     /// answers; nil sends none.
     public var retryAfter: Int?
+    /// What `POST /webhook` (a customer's backend) checks.
+    public var webhook: PushSinkWebhookSettings
 
     public init(host: String = "127.0.0.1", port: Int = 8090, path: String = "/pnm2/send", output: String? = nil,
                 rules: [String: PushSinkRule] = [:], defaultRule: PushSinkRule = .ok, tls: PushSinkTLSFiles? = nil,
                 apns: PushSinkAPNsSettings = PushSinkAPNsSettings(), fcm: PushSinkFCMSettings = PushSinkFCMSettings(),
-                retryAfter: Int? = nil) {
+                retryAfter: Int? = nil, webhook: PushSinkWebhookSettings = PushSinkWebhookSettings()) {
         self.host = host
         self.port = port
         self.path = path
@@ -39,6 +41,7 @@ public struct PushSinkSettings: Sendable, Equatable {
         self.apns = apns
         self.fcm = fcm
         self.retryAfter = retryAfter
+        self.webhook = webhook
     }
 
     /// `https` with TLS, else `http`.

@@ -92,7 +92,8 @@ final class CallProxy {
         logger[metadataKey: "call.pairing_id"] = "\(pairingID)"
         logger[metadataKey: "sip.call_id"] = "\(callID)"
         let call = PendingCall(key: key, aor: aor, request: request, fork: fork, pairingID: pairingID,
-                               caller: caller, media: media, callerToken: callerToken, logger: logger)
+                               caller: caller, media: media, callerToken: callerToken, logger: logger,
+                               calledNumber: message.toURI?.user ?? message.requestURI?.user)
         calls.add(call, key: key, aor: aor)
         metrics.calls.increment()
         request.onCancel { [weak self] reason in
@@ -104,11 +105,13 @@ final class CallProxy {
         let readTuples = wakeupHold && settings.pushEnabled
         deliver(key, .start(bindings: bindings, targets: readTuples ? nil : [], wakeupHold: wakeupHold))
         guard readTuples, calls[key] != nil else { return }
+        // The called domain's webhook is told with the devices, whether the user has tuples or not.
+        let webhook = settings.webhookAccount(forDomain: message.requestURI?.host).map { [PushTarget.webhook(account: $0)] } ?? []
         // Tuples are read off the loop.
         let resume = self.resume
         let failed = metrics.tupleFailures
         tuples.read { [logger] store in
-            let loaded = CallProxy.loadTargets(store, aor: aor, logger: logger, failed: failed)
+            let loaded = CallProxy.loadTargets(store, aor: aor, logger: logger, failed: failed) + webhook
             resume { proxy in proxy.tuplesLoaded(key, targets: loaded) }
         }
     }
@@ -315,11 +318,14 @@ final class CallProxy {
         let now = clock()
         let message = pushes.message(for: target, event, pairingID: call.pairingID, caller: call.caller,
                                      media: call.media, callee: call.fork.record.callee,
-                                     callStartedAt: call.fork.record.startedAt, at: now)
+                                     callStartedAt: call.fork.record.startedAt, at: now,
+                                     outcome: call.fork.record.outcome, calledNumber: call.calledNumber)
         let key = call.key
         let resume = self.resume
+        // The webhook has no tuple to write its result on.
+        let tupleID = target.isWebhook ? nil : target.tupleID
         let failure = pushes.send(message) { result in
-            resume { proxy in proxy.pushCompleted(key, id, tupleID: target.tupleID, sentAt: now, result: result) }
+            resume { proxy in proxy.pushCompleted(key, id, tupleID: tupleID, sentAt: now, result: result) }
         }
         if let failure {
             queued.append((key, .pushResult(id, failure)))
@@ -328,9 +334,11 @@ final class CallProxy {
         }
     }
 
-    private func pushCompleted(_ key: String, _ id: PushID, tupleID: Int64, sentAt: Date, result: PushResult) {
-        pushes.recordOnTuple(result, tupleID: tupleID, sentAt: sentAt, at: clock(), logger: calls[key]?.logger ?? logger,
-                             failed: metrics.tupleFailures)
+    private func pushCompleted(_ key: String, _ id: PushID, tupleID: Int64?, sentAt: Date, result: PushResult) {
+        if let tupleID {
+            pushes.recordOnTuple(result, tupleID: tupleID, sentAt: sentAt, at: clock(),
+                                 logger: calls[key]?.logger ?? logger, failed: metrics.tupleFailures)
+        }
         if result.kind != .delivered { metrics.pushFailures.increment() }
         deliver(key, .pushResult(id, result))
     }

@@ -2,6 +2,7 @@ import Config
 import Forking
 import Foundation
 import Model
+import Push
 import Registrar
 import SIPCore
 
@@ -28,6 +29,8 @@ struct CallProxySettings: Sendable {
     var sound: String? = "default"
     /// The first served domain, for the URIs sipwake writes itself.
     var domain = "localhost"
+    /// The customer webhooks by called domain; nil when there are none.
+    var webhook: WebhookSettings?
 
     init(config: SipwakeConfig, tokenSecret: [UInt8], pushEnabled: Bool) {
         fork = ForkSettings(
@@ -57,6 +60,15 @@ struct CallProxySettings: Sendable {
         missedBadge = config.push.missedBadge
         sound = config.push.sound.isEmpty ? nil : config.push.sound
         domain = config.sip.domains.first ?? "localhost"
+        webhook = pushEnabled ? WebhookConfig.settings(config.webhook) : nil
+    }
+
+    /// The account whose webhook a call to a user of `domain` (its
+    /// Request-URI host) goes to; nil when that domain has none.
+    func webhookAccount(forDomain domain: String?) -> String? {
+        guard let webhook, let domain else { return nil }
+        let account = domain.lowercased()
+        return webhook.endpoint(forAccount: account) == nil ? nil : account
     }
 
     /// Whether a request from `address` may be relayed wherever it asks

@@ -30,10 +30,13 @@ final class PendingCall {
     var savedPhase: ForkPhase?
     /// The proxy's logger with the call's pairing id and Call-ID set.
     let logger: Logger
+    /// The user part the caller dialled (the To URI's), for the webhook's `to_number`.
+    let calledNumber: String?
 
     init(key: String, aor: String, request: IncomingRequest, fork: CallFork, pairingID: String,
-         caller: CallerInfo, media: String, callerToken: String, logger: Logger) {
+         caller: CallerInfo, media: String, callerToken: String, logger: Logger, calledNumber: String? = nil) {
         self.logger = logger
+        self.calledNumber = calledNumber
         self.key = key
         self.aor = aor
         self.request = request

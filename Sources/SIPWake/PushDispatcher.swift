@@ -21,8 +21,11 @@ struct PushDispatcher: Sendable {
     var wakeWindow: TimeInterval = 30
 
     /// The push of `event` for `target` in the call `pairingID`; nil when the tuple has no token for it.
+    /// `outcome` is how the call ended (nil while pending) and `calledNumber`
+    /// what the caller dialled: the customer's webhook reports both.
     func message(for target: PushTarget, _ event: PushEvent, pairingID: String, caller: CallerInfo, media: String,
-                 callee: String, callStartedAt: Date, at now: Date) -> PushMessage? {
+                 callee: String, callStartedAt: Date, at now: Date, outcome: CallOutcome? = nil,
+                 calledNumber: String? = nil) -> PushMessage? {
         guard let address = target.address(for: event) else { return nil }
         let incoming = event == .incomingCall
         return PushMessage(
@@ -31,7 +34,8 @@ struct PushDispatcher: Sendable {
             callerDisplayName: caller.displayName, callerUser: caller.user, callerDomain: caller.domain,
             media: incoming ? media : nil, badge: incoming ? incomingBadge : missedBadge, sound: sound,
             sentAt: now, expiresAt: incoming ? now.addingTimeInterval(wakeWindow) : nil,
-            callee: callee, callerURI: caller.uri, callStartedAt: callStartedAt)
+            callee: callee, callerURI: caller.uri, callStartedAt: callStartedAt, callOutcome: outcome,
+            calledNumber: calledNumber)
     }
 
     /// Sends `message`, whose outcome `completion` gets later, and returns

@@ -31,7 +31,7 @@ public enum SipwakeServices {
                 settings: PushClientSettings(timeout: Double(config.push.timeout),
                                              caFile: config.push.caFile.isEmpty ? nil : config.push.caFile),
                 acrobits: config.push.gatewayURL.isEmpty ? nil : AcrobitsSettings(gatewayURL: config.push.gatewayURL),
-                apps: pushApps, logger: logger, metrics: metrics)
+                apps: pushApps, webhook: WebhookConfig.settings(config.webhook), logger: logger, metrics: metrics)
             services.append(.init(service: system.client))
             services.append(.init(service: system.credentials))
             push = system.client

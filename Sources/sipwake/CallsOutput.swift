@@ -30,7 +30,9 @@ enum CallsOutput {
 
         var pushes = TextTable(headers: ["ATTEMPT", "VERB", "SELECTOR", "TUPLE", "SENT", "RESULT", "HTTP", "DETAIL"])
         for p in r.pushes {
-            pushes.append([String(p.attempt), p.verb, p.selector, String(p.tupleID), offset(p.sentAt, from: r),
+            // The customer's webhook (selector `webhook`) has no tuple.
+            let tuple = p.tupleID == 0 ? "-" : String(p.tupleID)
+            pushes.append([String(p.attempt), p.verb, p.selector, tuple, offset(p.sentAt, from: r),
                            p.result ?? "in flight", p.httpStatus.map(String.init) ?? "-", p.detail ?? "-"])
         }
         var branches = TextTable(headers: ["ID", "CONTACT", "INSTANCE", "REASON", "STARTED", "PROVISIONAL", "FINAL",

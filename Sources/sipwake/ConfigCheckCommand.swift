@@ -13,6 +13,16 @@ struct ConfigCheckCommand: ParsableCommand {
         let gateway = config.push.gatewayURL.isEmpty ? "no Acrobits gateway" : "Acrobits gateway \(config.push.gatewayURL)"
         let apps = config.apps.map { "\($0.name) (\($0.appID): \($0.provider.rawValue), \($0.format.rawValue))" }
         print("push: \(config.push.enabled ? "on" : "off"); \(gateway); apps: \(apps.isEmpty ? "none" : apps.joined(separator: ", "))")
+        if config.webhook.isConfigured {
+            // URLs and secret counts only: secrets are never printed.
+            var parts = [config.webhook.url.isEmpty ? "none by default"
+                         : "\(config.webhook.url) (\(config.webhook.secrets.count) secret(s), \(config.webhook.timeout) s)"]
+            for domain in config.webhook.domains {
+                let url = domain.url ?? config.webhook.url
+                parts.append("\(domain.domain): \(url.isEmpty ? "off" : url)")
+            }
+            print("webhook: \(parts.joined(separator: "; "))")
+        }
         _ = pushApps
     }
 }

@@ -14,9 +14,9 @@ enum PushSinkArguments {
         throw ValidationError("invalid --listen '\(text)': use HOST:PORT, e.g. 127.0.0.1:8090 or [::1]:8090")
     }
 
-    static func path(_ text: String) throws -> String {
+    static func path(_ text: String, option: String = "--path") throws -> String {
         guard text.hasPrefix("/"), !text.contains(where: { $0 == "?" || $0 == "#" || $0.isWhitespace }) else {
-            throw ValidationError("invalid --path '\(text)': use an absolute path such as /pnm2/send")
+            throw ValidationError("invalid \(option) '\(text)': use an absolute path such as /pnm2/send")
         }
         return text
     }

@@ -13,7 +13,9 @@ struct PushSinkCommand: AsyncParsableCommand {
         discussion: """
             Endpoints: POST /pnm2/send (Acrobits gateway), POST /3/device/TOKEN (APNs: needs --apns-key), \
             POST /v1/projects/PROJECT/messages:send (FCM HTTP v1: needs an access token from POST /token), \
-            POST /token (Google OAuth: needs --fcm-service-account or --fcm-key). Plain HTTP unless \
+            POST /token (Google OAuth: needs --fcm-service-account or --fcm-key), POST /webhook (a customer's \
+            backend receiving sipwake's call webhooks: signatures checked with --webhook-secret; the rules go by \
+            the event's data.user_id, gone answering 404 "no device for this user"). Plain HTTP unless \
             --tls-cert and --tls-key are given: then HTTPS with HTTP/2 and HTTP/1.1.
 
             Rules, per device token and for every provider: ok (200), gone (Acrobits 404 NotRegistered, \
@@ -61,6 +63,12 @@ struct PushSinkCommand: AsyncParsableCommand {
     var fcmKey: String?
     @Option(name: .customLong("oauth-expires-in"), help: ArgumentHelp("Seconds an issued OAuth access token lives.", valueName: "seconds"))
     var oauthExpiresIn = "3599"
+    @Option(name: .customLong("webhook-path"), help: ArgumentHelp("Path call webhooks are posted to.", valueName: "path"))
+    var webhookPath = "/webhook"
+    @Option(name: .customLong("webhook-secret"), help: ArgumentHelp("A secret webhook signatures are checked with (repeat for a rotation: any one valid signature passes); without it they are recorded, not checked. Lab secrets only: a command line is visible to other users.", valueName: "secret"))
+    var webhookSecrets: [String] = []
+    @Option(name: .customLong("webhook-tolerance"), help: ArgumentHelp("Seconds a webhook signature's timestamp may be off the sink's clock before it is refused as a replay.", valueName: "seconds"))
+    var webhookTolerance = "300"
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -113,7 +121,18 @@ struct PushSinkCommand: AsyncParsableCommand {
             tls: try PushSinkArguments.tls(certificate: tlsCertificate, key: tlsKey), apns: apns, fcm: fcm,
             retryAfter: try retryAfter.map {
                 try PushSinkArguments.count($0, option: "--retry-after", range: 0...86_400, unit: "seconds")
-            })
+            },
+            webhook: PushSinkWebhookSettings(
+                path: try PushSinkArguments.path(webhookPath, option: "--webhook-path"),
+                secrets: try webhookSecrets.map { secret in
+                    // The secret itself is never echoed.
+                    guard !secret.isEmpty, !secret.contains(where: \.isWhitespace) else {
+                        throw ValidationError("invalid --webhook-secret: a secret has no spaces and is not empty")
+                    }
+                    return secret
+                },
+                tolerance: try PushSinkArguments.count(webhookTolerance, option: "--webhook-tolerance",
+                                                       range: 1...86_400, unit: "seconds")))
     }
 
     func run() async throws {

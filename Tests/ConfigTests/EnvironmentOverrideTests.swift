@@ -113,6 +113,7 @@ import Testing
             "SIPWAKE_PUSH_ENABLED": "false", "SIPWAKE_PUSH_GATEWAY_URL": "http://127.0.0.1:8090/pnm2/send",
             "SIPWAKE_PUSH_TIMEOUT": "3", "SIPWAKE_PUSH_INCOMING_BADGE": "2", "SIPWAKE_PUSH_MISSED_BADGE": "5",
             "SIPWAKE_PUSH_SOUND": "", "SIPWAKE_PUSH_CA_FILE": "",
+            "SIPWAKE_WEBHOOK_URL": "", "SIPWAKE_WEBHOOK_SECRETS": "", "SIPWAKE_WEBHOOK_TIMEOUT": "7",
         ]
         #expect(Set(samples.keys) == Set(ConfigSchema.keys.map(\.environmentVariable)))
         let config = try parse(environment: samples)
@@ -145,5 +146,6 @@ import Testing
                                              outboundProxy: "sip:pbx.example.com;transport=tcp", recordRetentionDays: 2))
         #expect(config.push == PushSection(enabled: false, gatewayURL: "http://127.0.0.1:8090/pnm2/send", timeout: 3,
                                            incomingBadge: 2, missedBadge: 5, sound: "", caFile: ""))
+        #expect(config.webhook == WebhookSection(timeout: 7))
     }
 }

@@ -16,7 +16,8 @@ struct CallRecordPushResult: Sendable, Equatable {
     static func latest(in record: CallRecord) -> [CallRecordPushResult] {
         var byTuple: [Int64: CallRecordPushResult] = [:]
         for push in record.pushes {
-            guard let completed = push.completedAt, let result = push.result else { continue }
+            // Tuple ids start at 1: 0 is the customer's webhook, which has no tuple.
+            guard push.tupleID > 0, let completed = push.completedAt, let result = push.result else { continue }
             let at = completed.timeIntervalSince1970
             if let known = byTuple[push.tupleID], known.at > at { continue }
             byTuple[push.tupleID] = CallRecordPushResult(
