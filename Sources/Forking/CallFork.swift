@@ -141,7 +141,8 @@ public struct CallFork: Sendable {
             note("ringback sent")
         }
         if branches.isEmpty && targets.isEmpty {
-            end(.noDevices, respond: 480, notify: nil)
+            // The PBX routes on at once, as after the wake window (`calls.timeout_status`).
+            end(.noDevices, respond: settings.timeoutStatus, notify: nil)
             return
         }
         settleIfNothingCanChange()
@@ -408,7 +409,7 @@ public struct CallFork: Sendable {
         let deviceless = targets.allSatisfy { $0.isWebhook && goneTuples.contains($0.tupleID) }
         let outcome: CallOutcome = branches.isEmpty && deviceless ? .noDevices : .unreachable
         guard let best = BestResponse.pick(finals) else {
-            end(outcome, respond: 480, notify: .missed, messages: true)
+            end(outcome, respond: settings.timeoutStatus, notify: .missed, messages: true)
             return
         }
         let status = BestResponse.upstreamStatus(best.status)

@@ -60,6 +60,11 @@ import Testing
         #expect(fork.record.events.contains { $0.event == "webhook: no device for the user" })
     }
 
+    @Test func a404AnswersTheConfiguredTimeoutStatus() {
+        var (fork, _) = F.started(bindings: [], targets: [Self.backend], settings: ForkSettings(timeoutStatus: 408))
+        #expect(fork.handle(.pushResult(1, .tokenGone(status: 404, detail: nil)), now: F.at(0.2)).responses == [408])
+    }
+
     @Test func a404StillWaitsForADeviceTupleThatWasWoken() {
         var (fork, _) = F.started(bindings: [], targets: [F.target(1), Self.backend])
         _ = fork.handle(.pushResult(1, .delivered(status: 200)), now: F.at(0.1))
