@@ -52,13 +52,13 @@ import Config
     }
 
     @Test func aURLNeedsASecret() throws {
-        let error = try #require(error("[webhook]\nurl = \"https://backend.example/sipwake\""))
+        let error = try #require(self.error("[webhook]\nurl = \"https://backend.example/sipwake\""))
         #expect(error.key == "webhook.secrets")
         #expect(error.message.contains("missing"))
     }
 
     @Test func aShortSecretIsRefusedWithoutShowingIt() throws {
-        let error = try #require(error("[webhook]\nurl = \"https://b.example/x\"\nsecrets = [\"short-secret-value\"]"))
+        let error = try #require(self.error("[webhook]\nurl = \"https://b.example/x\"\nsecrets = [\"short-secret-value\"]"))
         #expect(error.key == "webhook.secrets")
         #expect(error.message.contains("at least 32"))
         #expect(!error.message.contains("short-secret-value"))
@@ -66,14 +66,14 @@ import Config
     }
 
     @Test func aSecretOfTheWrongTypeIsNotQuoted() throws {
-        let error = try #require(error("[webhook]\nsecrets = \"\(Self.secret)\""))
+        let error = try #require(self.error("[webhook]\nsecrets = \"\(Self.secret)\""))
         #expect(error.key == "webhook.secrets")
         #expect(!error.message.contains(Self.secret))
     }
 
     @Test func threeSecretsAreTooMany() throws {
         let third = String(repeating: "z", count: 40)
-        let error = try #require(error("""
+        let error = try #require(self.error("""
             [webhook]
             url = "https://b.example/x"
             secrets = ["\(Self.secret)", "\(Self.previous)", "\(third)"]
@@ -82,12 +82,12 @@ import Config
     }
 
     @Test func theURLMustBeHTTP() throws {
-        let error = try #require(error("[webhook]\nurl = \"ftp://b.example/x\"\nsecrets = [\"\(Self.secret)\"]"))
+        let error = try #require(self.error("[webhook]\nurl = \"ftp://b.example/x\"\nsecrets = [\"\(Self.secret)\"]"))
         #expect(error.key == "webhook.url")
     }
 
     @Test func anOverrideNamesAServedDomain() throws {
-        let error = try #require(error("""
+        let error = try #require(self.error("""
             [webhook]
             url = "https://b.example/x"
             secrets = ["\(Self.secret)"]
@@ -99,18 +99,18 @@ import Config
     }
 
     @Test func anOverrideWithoutAnySecretIsRefused() throws {
-        let error = try #require(error("[webhook.domains.\"example.com\"]\nurl = \"https://b.example/x\""))
+        let error = try #require(self.error("[webhook.domains.\"example.com\"]\nurl = \"https://b.example/x\""))
         #expect(error.key == "webhook.domains.example.com.secrets")
     }
 
     @Test func anUnknownKeyInAnOverrideIsNamed() throws {
-        let error = try #require(error("[webhook.domains.\"example.com\"]\nurll = \"https://b.example/x\""))
+        let error = try #require(self.error("[webhook.domains.\"example.com\"]\nurll = \"https://b.example/x\""))
         #expect(error.key == "webhook.domains.example.com.urll")
         #expect(error.message.contains("did you mean 'url'"))
     }
 
     @Test func theWebhookNeedsThePushClient() throws {
-        let error = try #require(error("""
+        let error = try #require(self.error("""
             [push]
             enabled = false
             [webhook]

@@ -23,7 +23,7 @@ import Testing
                     calledNumber: "+14155559876")
     }
 
-    private func request(_ message: PushMessage, at now: Date = Date(timeIntervalSince1970: 1_700_000_000)) -> PushHTTPRequest? {
+    private func signed(_ message: PushMessage, at now: Date = Date(timeIntervalSince1970: 1_700_000_000)) -> PushHTTPRequest? {
         guard case .send(let request) = provider.request(for: message, at: now) else { return nil }
         return request
     }
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func theWakeupIsASignedJSONPostWithItsOwnTimeout() throws {
-        let request = try #require(request(Self.message()))
+        let request = try #require(signed(Self.message()))
         #expect(request.url == "https://backend.example/sipwake")
         #expect(request.method == "POST")
         #expect(request.timeout == 4)
@@ -67,11 +67,11 @@ import Testing
     }
 
     @Test func aRetryCarriesTheSameEventIDAndAFreshSignature() throws {
-        let first = try #require(request(Self.message(), at: Date(timeIntervalSince1970: 1_700_000_000)))
-        let retry = try #require(request(Self.message(), at: Date(timeIntervalSince1970: 1_700_000_005)))
+        let first = try #require(signed(Self.message(), at: Date(timeIntervalSince1970: 1_700_000_000)))
+        let retry = try #require(signed(Self.message(), at: Date(timeIntervalSince1970: 1_700_000_005)))
         #expect(Self.header(first, "X-Sipwake-Event-Id") == Self.header(retry, "X-Sipwake-Event-Id"))
         #expect(Self.header(first, "X-Sipwake-Signature") != Self.header(retry, "X-Sipwake-Signature"))
-        let missed = try #require(request(Self.message(.missed, outcome: .noAnswer)))
+        let missed = try #require(signed(Self.message(.missed, outcome: .noAnswer)))
         #expect(Self.header(missed, "X-Sipwake-Event-Id") != Self.header(first, "X-Sipwake-Event-Id"))
     }
 
@@ -79,7 +79,7 @@ import Testing
         for (event, outcome, type) in [(PushEvent.missed, CallOutcome.noAnswer, "call.missed"),
                                        (.missed, .cancelled, "call.cancelled"),
                                        (.answeredElsewhere, .answered, "call.answered_elsewhere")] {
-            let request = try #require(request(Self.message(event, outcome: outcome)))
+            let request = try #require(signed(Self.message(event, outcome: outcome)))
             let object = try #require(try JSONSerialization.jsonObject(with: request.body) as? [String: Any])
             #expect(object["type"] as? String == type)
             #expect((object["data"] as? [String: Any])?["outcome"] as? String == outcome.rawValue)
@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func aDomainOverrideSignsWithBothSecretsWhileTheyRotate() throws {
-        let request = try #require(request(Self.message(account: "rotating.example")))
+        let request = try #require(signed(Self.message(account: "rotating.example")))
         #expect(request.url == "https://rotating.example/hook")
         let signature = try #require(Self.header(request, "X-Sipwake-Signature"))
         #expect(signature.components(separatedBy: "v1=").count == 3)
