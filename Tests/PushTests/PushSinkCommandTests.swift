@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import Push
 import PushSink
 import XCTest
@@ -73,6 +74,41 @@ final class PushSinkCommandTests: XCTestCase {
         let records = try lines.map { try PushSinkRecord.jsonDecoder().decode(PushSinkRecord.self, from: Data($0.utf8)) }
         XCTAssertEqual(records.map(\.status), [200, 404, 503])
         XCTAssertEqual(records.first?.body, AcrobitsPayload(PushFixtures.incomingCall()).fields)
+    }
+
+    func testPushSinkPlaysACustomersBackendCheckingWebhookSignatures() async throws {
+        let secret = WebhookProviderTests.current
+        let (process, stderr) = try launch(["--listen", "127.0.0.1:0", "--output", "-", "--webhook-secret", secret,
+                                            "--gone", "bob"])
+        defer { if process.isRunning { process.terminate() } }
+        let listening = await Self.line(startingWith: "push-sink listening on ", from: stderr)
+        let line = try XCTUnwrap(listening, "push-sink printed no listening line")
+        let base = String(line.dropFirst("push-sink listening on ".count).dropLast("/pnm2/send".count))
+        func client(secrets: [String]) -> PushClient {
+            PushClient(settings: PushClientSettings(),
+                       providers: PushProviders([WebhookProvider(settings: WebhookSettings(
+                           global: WebhookEndpoint(url: "\(base)/webhook", secrets: secrets)))]),
+                       logger: PushFixtures.logger, metrics: NOOPMetricsHandler.instance)
+        }
+        var bob = WebhookProviderTests.message()
+        bob.callee = "bob"
+        let signed = client(secrets: [secret])
+        let service = RunningService.start(signed, logger: PushFixtures.logger)
+        let alice = await PushFixtures.send(WebhookProviderTests.message(), with: signed)
+        let unknown = await PushFixtures.send(bob, with: signed)
+        try await service.stop()
+        XCTAssertEqual(alice.kind, .delivered)
+        XCTAssertEqual(unknown.kind, .tokenGone, "404: no device for bob")
+
+        let wrong = client(secrets: [WebhookProviderTests.previous])
+        let wrongService = RunningService.start(wrong, logger: PushFixtures.logger)
+        let refused = await PushFixtures.send(WebhookProviderTests.message(), with: wrong)
+        try await wrongService.stop()
+        XCTAssertEqual(refused.kind, .failed)
+        XCTAssertEqual(refused.httpStatus, 401)
+        process.terminate()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
     }
 
     func testBadArgumentsExitWith64() async throws {
