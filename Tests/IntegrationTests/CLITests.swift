@@ -99,6 +99,23 @@ final class CLITests: IntegrationTestCase {
         XCTAssertTrue(r.stdout.contains("udp:127.0.0.1:5060"), r.stdout)
     }
 
+    func testConfigCheckShowsTheWebhooksButNeverTheirSecrets() throws {
+        let server = try SipwakeProcess(config: """
+            [webhook]
+            url = "https://backend.example/sipwake"
+            [webhook.domains."localhost"]
+            url = ""
+            """)
+        let secret = "config-check-secret-0123456789abcdef0123"
+        let ok = try server.cli(["config", "check"], environment: ["SIPWAKE_WEBHOOK_SECRETS": secret])
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+        XCTAssertTrue(ok.stdout.contains("webhook: https://backend.example/sipwake (1 secret(s), 5 s); localhost: off"), ok.stdout)
+        XCTAssertFalse(ok.stdout.contains(secret) || ok.stderr.contains(secret))
+        let refused = try server.assertCLIFails(["config", "check"], saying: "[webhook] secrets",
+                                                environment: ["SIPWAKE_WEBHOOK_SECRETS": "too-short"])
+        XCTAssertFalse(refused.stderr.contains("too-short"), "a refused secret is not quoted: \(refused.stderr)")
+    }
+
     func testEnvironmentOverridesAndUnknownVariables() async throws {
         let server = try SipwakeProcess()
         let ok = try server.cli(["config", "check"], environment: ["SIPWAKE_REGISTRAR_MIN_EXPIRES": "120"])
