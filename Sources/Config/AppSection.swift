@@ -31,11 +31,19 @@ public struct AppSection: Sendable, Hashable {
     /// The provider's base URL instead of the real service's (a lab's
     /// `sipwake push-sink`); for `acrobits`, the gateway's send URL.
     public var url: String?
+    /// `missed_*`: the push of a call that ended unanswered.
+    public var missed: AppNoticeSection
+    /// `answered_elsewhere_*`: the push of a call another device answered.
+    public var answeredElsewhere: AppNoticeSection
+    /// `sound`: the sound of this app's pushes instead of `[push] sound`;
+    /// "" = none; nil = `[push] sound`.
+    public var sound: String?
 
     public init(name: String, appID: String, provider: AppProvider, format: AppPayloadFormat,
                 template: String? = nil, templateFile: String? = nil, keyFile: String? = nil, keyID: String? = nil,
                 teamID: String? = nil, bundleID: String? = nil, sandbox: Bool = false,
-                serviceAccountFile: String? = nil, url: String? = nil) {
+                serviceAccountFile: String? = nil, url: String? = nil, missed: AppNoticeSection = AppNoticeSection(),
+                answeredElsewhere: AppNoticeSection = AppNoticeSection(), sound: String? = nil) {
         self.name = name
         self.appID = appID
         self.provider = provider
@@ -49,5 +57,8 @@ public struct AppSection: Sendable, Hashable {
         self.sandbox = sandbox
         self.serviceAccountFile = serviceAccountFile
         self.url = url
+        self.missed = missed
+        self.answeredElsewhere = answeredElsewhere
+        self.sound = sound
     }
 }

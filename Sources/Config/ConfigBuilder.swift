@@ -283,10 +283,12 @@ struct ConfigBuilder {
         return sections
     }
 
-    /// The keys each provider takes besides app_id, provider, format, template, template_file and url.
+    /// The keys each provider takes besides app_id, provider, format, template, template_file, url, sound,
+    /// the `*_notification` switches and the `*_title` and `*_body` templates (the last two: apns and fcm).
     private static let providerKeys: [AppProvider: Set<String>] = [
         .acrobits: [],
-        .apns: ["key_file", "key_id", "team_id", "bundle_id", "environment"],
+        .apns: ["key_file", "key_id", "team_id", "bundle_id", "environment", "missed_category",
+                "answered_elsewhere_category"],
         .fcm: ["service_account_file"],
     ]
 
@@ -366,6 +368,16 @@ struct ConfigBuilder {
             section.url = url
         }
 
+        section.missed = try notice(app, "missed", provider: provider)
+        section.answeredElsewhere = try notice(app, "answered_elsewhere", provider: provider)
+        if let sound = text("sound") {
+            guard sound.count <= 255, !sound.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw appError(app, "sound", .invalidValue,
+                               "'\(sound)' is not a sound name (at most 255 characters, no control characters; \"\" = none)")
+            }
+            section.sound = sound
+        }
+
         switch provider {
         case .acrobits:
             break
@@ -400,6 +412,40 @@ struct ConfigBuilder {
                 required("service_account_file", "the service-account JSON file from the Firebase console"))
         }
         return section
+    }
+
+    /// The `<kind>_notification`, `<kind>_title`, `<kind>_body` and
+    /// `<kind>_category` keys of one kind of call ending (`missed`,
+    /// `answered_elsewhere`). The templates' Mustache syntax is checked when
+    /// the push settings are made (`PushApps`); here, that they belong to
+    /// the provider and that a missed-call alert keeps some text.
+    private func notice(_ app: RawApp, _ kind: String, provider: AppProvider) throws(ConfigError) -> AppNoticeSection {
+        func text(_ name: String) -> String? {
+            if case .string(let value)? = app.values[name] { return value }
+            return nil
+        }
+        var notice = AppNoticeSection()
+        if case .boolean(let enabled)? = app.values["\(kind)_notification"] { notice.enabled = enabled }
+        for part in ["title", "body"] where provider == .acrobits && app.values["\(kind)_\(part)"] != nil {
+            throw appError(app, "\(kind)_\(part)", .invalidValue,
+                           "is a setting of apns and fcm apps: the Acrobits gateway writes its own notifications")
+        }
+        notice.title = text("\(kind)_title")
+        notice.body = text("\(kind)_body")
+        if kind == "missed", let title = notice.title, let body = notice.body,
+           title.allSatisfy(\.isWhitespace), body.allSatisfy(\.isWhitespace) {
+            throw appError(app, "missed_body", .invalidValue,
+                           "missed_title and missed_body are both empty: a missed-call alert needs a title or a body (missed_notification = false sends none)")
+        }
+        if let category = text("\(kind)_category"), !category.isEmpty {
+            guard category.count <= 255, !category.contains(where: \.isWhitespace),
+                  !category.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw appError(app, "\(kind)_category", .invalidValue,
+                               "'\(category)' is not a notification category id (1 to 255 characters, no spaces; \"\" = none)")
+            }
+            notice.category = category
+        }
+        return notice
     }
 
     private static func isAppleID(_ text: String) -> Bool {

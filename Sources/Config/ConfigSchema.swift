@@ -80,6 +80,9 @@ enum ConfigSchema {
         "app_id": .string, "provider": .string, "format": .string, "template": .string, "template_file": .string,
         "key_file": .string, "key_id": .string, "team_id": .string, "bundle_id": .string, "environment": .string,
         "service_account_file": .string, "url": .string,
+        "missed_notification": .boolean, "missed_title": .string, "missed_body": .string, "missed_category": .string,
+        "answered_elsewhere_notification": .boolean, "answered_elsewhere_title": .string,
+        "answered_elsewhere_body": .string, "answered_elsewhere_category": .string, "sound": .string,
     ]
 
     /// Section names in file order.

@@ -475,10 +475,13 @@ public struct CallFork: Sendable {
                 guard attempt.event == .incomingCall else { return false }
                 return attempt.result.map { $0.kind == .delivered } ?? true
             }.map(\.target.tupleID))
-            for target in targets where woken.contains(target.tupleID) && !goneTuples.contains(target.tupleID)
-                && target.canReceive(event) {
+            for target in targets where woken.contains(target.tupleID) && !goneTuples.contains(target.tupleID) {
                 if let excludedBinding, target.isDevice(of: excludedBinding) { continue }
-                push(target, event, attempt: 1)
+                if target.isSwitchedOff(event) {
+                    note("push switched off", "verb=\(event.recordName) selector=\(target.selector)")
+                } else if target.canReceive(event) {
+                    push(target, event, attempt: 1)
+                }
             }
         }
         guard messages && settings.endNotification.sendsMessage else { return }

@@ -19,9 +19,13 @@ public struct PushTarget: Sendable, Equatable {
     public var callsToken: String?
     public var otherAppID: String?
     public var otherToken: String?
+    /// The end-of-call events the app of this device's other pair does not
+    /// want (`[apps.NAME]` `missed_notification` or
+    /// `answered_elsewhere_notification` = false): no push of these is made.
+    public var switchedOff: Set<PushEvent>
 
     public init(tupleID: Int64, provider: String = "acrobits", selector: String, callsAppID: String?,
-                callsToken: String?, otherAppID: String?, otherToken: String?) {
+                callsToken: String?, otherAppID: String?, otherToken: String?, switchedOff: Set<PushEvent> = []) {
         self.tupleID = tupleID
         self.provider = provider
         self.selector = selector
@@ -29,11 +33,31 @@ public struct PushTarget: Sendable, Equatable {
         self.callsToken = callsToken
         self.otherAppID = otherAppID
         self.otherToken = otherToken
+        self.switchedOff = switchedOff
     }
 
-    /// Whether a push of `event` can be addressed to this device.
+    /// Whether a push of `event` is made for this device: it can be
+    /// addressed, and its app has not switched that kind off.
     public func canReceive(_ event: PushEvent) -> Bool {
-        address(for: event) != nil
+        !isSwitchedOff(event) && address(for: event) != nil
+    }
+
+    /// Whether `event` would reach this device but its app switched that kind off.
+    public func isSwitchedOff(_ event: PushEvent) -> Bool {
+        switchedOff.contains(event) && address(for: event) != nil
+    }
+
+    /// This device with the events its pushes' apps switched off:
+    /// `switchedOff(appID)` is the set of end-of-call events the app `appID`
+    /// does not want (an incoming call is never switched off).
+    public func withSwitches(_ switchedOff: (String) -> Set<PushEvent>) -> PushTarget {
+        var target = self
+        target.switchedOff = []
+        for event in PushEvent.allCases where !event.usesCallsPair {
+            guard let address = address(for: event), switchedOff(address.appID).contains(event) else { continue }
+            target.switchedOff.insert(event)
+        }
+        return target
     }
 
     /// The app and token a push of `event` goes to: the pair meant for it,

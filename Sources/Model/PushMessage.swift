@@ -83,6 +83,14 @@ public struct PushMessage: Sendable, Equatable {
         return kept
     }
 
+    /// The caller as people name them, for a notification's text: the
+    /// display name, else the number in E.164, else the user part of the
+    /// URI; nil when none is known.
+    public var callerLabel: String? {
+        [callerDisplayName, callerE164, callerUser].lazy.compactMap { $0 }
+            .first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    }
+
     /// The token as logs show it: a token lets anyone push to that phone.
     public var shortToken: String { "\(deviceToken.prefix(8))…" }
 }

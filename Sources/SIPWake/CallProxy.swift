@@ -53,7 +53,8 @@ final class CallProxy {
         recorder = CallRecorder(sink: records)
         pushes = PushDispatcher(
             sender: push, tupleResults: records == nil ? self.tuples : nil, incomingBadge: settings.incomingBadge,
-            missedBadge: settings.missedBadge, sound: settings.sound, wakeWindow: settings.fork.wakeWindow)
+            missedBadge: settings.missedBadge, sound: settings.sound, appSounds: settings.appSounds,
+            wakeWindow: settings.fork.wakeWindow)
         forwarder = BranchForwarder(settings: settings)
         self.logger = logger
         self.clock = clock
@@ -110,13 +111,18 @@ final class CallProxy {
         // Tuples are read off the loop.
         let resume = self.resume
         let failed = metrics.tupleFailures
+        let switchedOff = settings.switchedOff
         tuples.read { [logger] store in
-            let loaded = CallProxy.loadTargets(store, aor: aor, logger: logger, failed: failed) + webhook
+            let loaded = CallProxy.loadTargets(store, aor: aor, switchedOff: switchedOff, logger: logger,
+                                               failed: failed) + webhook
             resume { proxy in proxy.tuplesLoaded(key, targets: loaded) }
         }
     }
 
-    private static func loadTargets(_ tuples: any TupleRepository, aor: String, logger: Logger,
+    /// The user's device tuples as push targets; `switchedOff`: per app
+    /// id, the end-of-call events its `[apps.NAME]` table switched off.
+    private static func loadTargets(_ tuples: any TupleRepository, aor: String,
+                                    switchedOff: [String: Set<PushEvent>], logger: Logger,
                                     failed: Counter) -> [PushTarget] {
         do {
             return try tuples.list(username: aor, limit: 1000, offset: 0).map { tuple in
@@ -124,6 +130,7 @@ final class CallProxy {
                            provider: tuple.provider,
                            selector: tuple.selector, callsAppID: tuple.appIDCalls, callsToken: tuple.tokenCalls,
                            otherAppID: tuple.appIDOther, otherToken: tuple.tokenOther)
+                    .withSwitches { switchedOff[$0] ?? [] }
             }
         } catch {
             failed.increment()

@@ -27,6 +27,11 @@ struct CallProxySettings: Sendable {
     var incomingBadge = 0
     var missedBadge = 1
     var sound: String? = "default"
+    /// Per listed app id: the end-of-call events its `[apps.NAME]` table
+    /// switched off, when any.
+    var switchedOff: [String: Set<PushEvent>] = [:]
+    /// Per listed app id: its `[apps.NAME]` `sound`, when set ("" = none).
+    var appSounds: [String: String] = [:]
     /// The first served domain, for the URIs sipwake writes itself.
     var domain = "localhost"
     /// The customer webhooks by called domain; nil when there are none.
@@ -59,6 +64,8 @@ struct CallProxySettings: Sendable {
         incomingBadge = config.push.incomingBadge
         missedBadge = config.push.missedBadge
         sound = config.push.sound.isEmpty ? nil : config.push.sound
+        switchedOff = config.switchedOffEndPushes
+        appSounds = config.appSounds
         domain = config.sip.domains.first ?? "localhost"
         webhook = pushEnabled ? WebhookConfig.settings(config.webhook) : nil
     }

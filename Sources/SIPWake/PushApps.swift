@@ -5,7 +5,8 @@ import Push
 /// The apps of `[apps.*]` that sipwake pushes to directly, with their
 /// credential files and templates read and checked: a missing or unreadable
 /// file, a key that is not an APNs signing key, a service account without
-/// its private key or a template that does not give JSON is a `ConfigError`
+/// its private key, a template that does not give JSON or a notification
+/// text that is not valid Mustache is a `ConfigError`
 /// naming the key, so `sipwake config check` and `sipwake serve` say
 /// exactly what to fix. Apps of the Acrobits gateway need nothing here.
 public enum PushApps {
@@ -28,7 +29,8 @@ public enum PushApps {
                 }
                 apps.append(.apns(APNsSettings(
                     appID: app.appID, signingKeyPEM: pem, keyID: app.keyID ?? "", teamID: app.teamID ?? "",
-                    bundleID: app.bundleID ?? "", sandbox: app.sandbox, url: app.url, format: format)))
+                    bundleID: app.bundleID ?? "", sandbox: app.sandbox, url: app.url, format: format,
+                    notices: try notices(app, file: file))))
             case .fcm:
                 let format = try payloadFormat(app, file: file)
                 let path = app.serviceAccountFile ?? ""
@@ -40,7 +42,8 @@ public enum PushApps {
                     throw problem(app, "service_account_file", file: file,
                                   "'\(path)' is not a usable service account: \(error.description)")
                 }
-                apps.append(.fcm(FCMSettings(appID: app.appID, serviceAccount: account, url: app.url, format: format)))
+                apps.append(.fcm(FCMSettings(appID: app.appID, serviceAccount: account, url: app.url, format: format,
+                                             notices: try notices(app, file: file))))
             }
         }
         return apps
@@ -61,6 +64,36 @@ public enum PushApps {
                 throw problem(app, key, file: file, error.description)
             }
         }
+    }
+
+    /// The app's end-of-call notifications: `missed_*` over the built-in
+    /// missed-call alert, `answered_elsewhere_*` over the silent answer
+    /// elsewhere. A template that is not valid Mustache is an error naming
+    /// its key; one that is only white space leaves its field out.
+    private static func notices(_ app: AppSection, file: String) throws(ConfigError) -> EndOfCallNotices {
+        let standard = EndOfCallNotices.standard
+        return EndOfCallNotices(
+            missed: try notice(app.missed, over: standard.missed, kind: "missed", app: app, file: file),
+            answeredElsewhere: try notice(app.answeredElsewhere, over: standard.answeredElsewhere,
+                                          kind: "answered_elsewhere", app: app, file: file))
+    }
+
+    private static func notice(_ section: AppNoticeSection, over standard: EndOfCallNotice, kind: String,
+                               app: AppSection, file: String) throws(ConfigError) -> EndOfCallNotice {
+        func template(_ source: String?, _ part: String, _ standard: PushTextTemplate?) throws(ConfigError) -> PushTextTemplate? {
+            guard let source else { return standard }
+            if source.allSatisfy(\.isWhitespace) { return nil }
+            do {
+                return try PushTextTemplate(source: source)
+            } catch {
+                throw problem(app, "\(kind)_\(part)", file: file, error.description)
+            }
+        }
+        // A silent kind given a title only (or a body only) shows that part alone.
+        return EndOfCallNotice(
+            title: try template(section.title, "title", standard.title),
+            body: try template(section.body, "body", standard.body),
+            category: section.category ?? standard.category)
     }
 
     /// The UTF-8 text of a file the app names; at most 1 MiB (keys,

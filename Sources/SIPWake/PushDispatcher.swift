@@ -17,6 +17,8 @@ struct PushDispatcher: Sendable {
     var incomingBadge = 0
     var missedBadge = 1
     var sound: String? = "default"
+    /// Per app id, its own sound instead of `sound` ("" = none).
+    var appSounds: [String: String] = [:]
     /// How long a call waits for a woken device: an incoming-call push is useless after that.
     var wakeWindow: TimeInterval = 30
 
@@ -28,11 +30,14 @@ struct PushDispatcher: Sendable {
                  calledNumber: String? = nil) -> PushMessage? {
         guard let address = target.address(for: event) else { return nil }
         let incoming = event == .incomingCall
+        var sound = self.sound
+        if let own = appSounds[address.appID] { sound = own.isEmpty ? nil : own }
         return PushMessage(
             provider: target.provider, event: event, tupleID: target.tupleID, appID: address.appID,
             deviceToken: address.token, selector: target.selector, pairingID: pairingID,
             callerDisplayName: caller.displayName, callerUser: caller.user, callerDomain: caller.domain,
-            media: incoming ? media : nil, badge: incoming ? incomingBadge : missedBadge, sound: sound,
+            media: incoming ? media : nil, badge: incoming ? incomingBadge : missedBadge,
+            sound: sound,
             sentAt: now, expiresAt: incoming ? now.addingTimeInterval(wakeWindow) : nil,
             callee: callee, callerURI: caller.uri, callStartedAt: callStartedAt, callOutcome: outcome,
             calledNumber: calledNumber)

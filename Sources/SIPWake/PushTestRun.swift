@@ -75,6 +75,12 @@ public struct PushTestRun: Sendable {
             return Outcome(tuple: tuple, appID: nil, provider: nil,
                            result: .failed(status: nil, detail: "no token for this event"), deleted: false)
         }
+        if config.switchedOffEndPushes[address.appID]?.contains(event) == true {
+            let key = event == .missed ? "missed_notification" : "answered_elsewhere_notification"
+            return Outcome(tuple: tuple, appID: address.appID, provider: nil,
+                           result: .failed(status: nil, detail: "switched off for this app (\(key) = false)"),
+                           deleted: false)
+        }
         let now = Date()
         let domain = config.sip.domains.first ?? "sipwake.invalid"
         let incoming = event == .incomingCall
@@ -83,7 +89,7 @@ public struct PushTestRun: Sendable {
             deviceToken: address.token, selector: tuple.selector, pairingID: "push-test-\(UUID().uuidString.lowercased())",
             callerDisplayName: "sipwake push test", callerUser: "sipwake", callerDomain: domain,
             media: incoming ? "audio" : nil, badge: incoming ? config.push.incomingBadge : config.push.missedBadge,
-            sound: config.push.sound.isEmpty ? nil : config.push.sound, sentAt: now,
+            sound: config.pushSound(forApp: address.appID), sentAt: now,
             expiresAt: incoming ? now.addingTimeInterval(Double(config.calls.wakeWindow)) : nil,
             callee: tuple.username, callerURI: "sip:sipwake@\(domain)", callStartedAt: now)
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<PushResult, Never>) in

@@ -11,7 +11,12 @@ struct ConfigCheckCommand: ParsableCommand {
         let (config, pushApps) = try options.loadWithPushApps()
         print("ok: \(config.sip.listen.map(\.description).joined(separator: ", ")); domains \(config.sip.domains.joined(separator: ", ")); database \(config.database.path)")
         let gateway = config.push.gatewayURL.isEmpty ? "no Acrobits gateway" : "Acrobits gateway \(config.push.gatewayURL)"
-        let apps = config.apps.map { "\($0.name) (\($0.appID): \($0.provider.rawValue), \($0.format.rawValue))" }
+        let apps = config.apps.map { app in
+            var parts = ["\(app.appID): \(app.provider.rawValue)", app.format.rawValue]
+            if !app.missed.enabled { parts.append("missed off") }
+            if !app.answeredElsewhere.enabled { parts.append("answered-elsewhere off") }
+            return "\(app.name) (\(parts.joined(separator: ", ")))"
+        }
         print("push: \(config.push.enabled ? "on" : "off"); \(gateway); apps: \(apps.isEmpty ? "none" : apps.joined(separator: ", "))")
         if config.webhook.isConfigured {
             // URLs and secret counts only: secrets are never printed.

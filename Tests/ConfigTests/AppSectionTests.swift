@@ -146,6 +146,70 @@ import Config
         #expect(notTable.kind == .wrongType)
     }
 
+    // MARK: End-of-call notifications
+
+    @Test func notificationKeysAreReadPerKind() throws {
+        let config = try load(Self.apns + """
+
+            missed_title = "Missed call from {{caller}}"
+            missed_body = "{{caller_number}}"
+            missed_category = "MISSED_CALL"
+            answered_elsewhere_notification = false
+            answered_elsewhere_title = "kept while switched off"
+            sound = "ring.caf"
+            """).get()
+        let app = try #require(config.apps.first)
+        #expect(app.missed == AppNoticeSection(enabled: true, title: "Missed call from {{caller}}", body: "{{caller_number}}",
+                                               category: "MISSED_CALL"))
+        #expect(app.answeredElsewhere == AppNoticeSection(enabled: false, title: "kept while switched off"))
+        #expect(app.sound == "ring.caf")
+
+        let plain = try #require(try load(Self.fcm).get().apps.first)
+        #expect(plain.missed == AppNoticeSection() && plain.answeredElsewhere == AppNoticeSection())
+        #expect(plain.sound == nil)
+    }
+
+    @Test func theSwitchesAndTheSoundWorkForGatewayAppsButTheTextDoesNot() throws {
+        let acrobits = "[apps.softphone]\napp_id = \"com.acrobits.softphone\"\nprovider = \"acrobits\"\n"
+        let config = try load(acrobits + "missed_notification = false\nsound = \"\"\n").get()
+        #expect(config.apps.first?.missed.enabled == false)
+        #expect(config.apps.first?.sound == "")
+        for key in ["missed_title", "missed_body", "answered_elsewhere_title", "answered_elsewhere_body"] {
+            let error = try error(acrobits + "\(key) = \"x\"\n")
+            #expect(error.key == "apps.softphone.\(key)")
+            #expect(error.message.contains("is a setting of apns and fcm apps"), "\(error.message)")
+        }
+        let category = try error(acrobits + "missed_category = \"X\"\n")
+        #expect(category.key == "apps.softphone.missed_category")
+    }
+
+    @Test func categoriesAreAnAPNsSetting() throws {
+        let error = try error(Self.fcm + "\nanswered_elsewhere_category = \"ANSWERED\"\n")
+        #expect(error.key == "apps.phone-android.answered_elsewhere_category")
+        #expect(error.message.contains("is a setting of apns apps; this app's provider is fcm"))
+    }
+
+    @Test func badNotificationValuesAreRefusedWithTheirKey() throws {
+        let cases: [(String, String)] = [
+            ("missed_category = \"MISSED CALL\"", "missed_category"),
+            ("answered_elsewhere_category = \"A\\u0007\"", "answered_elsewhere_category"),
+            ("sound = \"ring\\n.caf\"", "sound"),
+            ("missed_title = \"\"\nmissed_body = \" \"", "missed_body"),
+        ]
+        for (line, key) in cases {
+            let error = try error(Self.apns + "\n" + line + "\n")
+            #expect(error.key == "apps.phone-ios.\(key)", "\(line)")
+            #expect(error.kind == .invalidValue, "\(line)")
+        }
+        let wrongType = try error(Self.apns + "\nmissed_notification = \"no\"\n")
+        #expect(wrongType.kind == .wrongType)
+        #expect(wrongType.key == "apps.phone-ios.missed_notification")
+        // An empty category is none; one empty part of a missed-call alert is fine.
+        let config = try load(Self.apns + "\nmissed_category = \"\"\nmissed_title = \"\"\n").get()
+        #expect(config.apps.first?.missed.category == nil)
+        #expect(config.apps.first?.missed.title == "")
+    }
+
     @Test func anEmptyGatewayURLMeansNoGateway() throws {
         #expect(try load("[push]\ngateway_url = \"\"\n").get().push.gatewayURL == "")
     }

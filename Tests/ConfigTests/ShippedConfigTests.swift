@@ -36,6 +36,41 @@ import Testing
         }
     }
 
+    /// The commented `[apps.*]` examples at the end of the sample, with their
+    /// leading "# " removed as its comment says, load as written.
+    @Test func sampleAppsLoadWhenUncommented() throws {
+        let text = try String(contentsOfFile: samplePath, encoding: .utf8)
+        let lines = text.components(separatedBy: "\n")
+        let first = try #require(lines.firstIndex { $0.hasPrefix("# [apps.") })
+        // Prose between the tables ("An Android app …") stays out.
+        let apps = lines[first...].filter { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) }
+            .filter { !($0.first?.isUppercase ?? false) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("keys/AuthKey_ABC123DEFG.p8", "-----BEGIN PRIVATE KEY-----\n")
+        try directory.write("keys/firebase-service-account.json", "{}")
+        let file = try directory.write("sipwake.toml", apps.joined(separator: "\n"))
+        let config = try SipwakeConfig.load(path: file, environment: [:])
+        let ios = try #require(config.apps.first { $0.name == "phone-ios" })
+        #expect(ios.missed.title == "Missed call from {{caller}}{{^caller}}an unknown number{{/caller}}")
+        #expect(ios.missed.category == "MISSED_CALL")
+        #expect(ios.sound == "missed.caf")
+        #expect(ios.answeredElsewhere.enabled && ios.answeredElsewhere.title == "Answered on another device")
+        let android = try #require(config.apps.first { $0.name == "phone-android" })
+        #expect(android.missed.body == "{{caller}}{{^caller}}Unknown caller{{/caller}}")
+        #expect(!android.answeredElsewhere.enabled)
+    }
+
+    @Test func docsDescribeEveryAppKey() throws {
+        for doc in ["docs/configuration.md", "docs/push.md"] {
+            let text = try String(contentsOfFile: ConfigTestSupport.repositoryRoot.appendingPathComponent(doc).path,
+                                  encoding: .utf8)
+            for key in ConfigSchema.appKeys.keys.sorted() {
+                #expect(text.contains("| `\(key)` |"), "\(doc) has no row for the [apps.NAME] key \(key)")
+            }
+        }
+    }
+
     @Test func docsDescribeEveryKeyAndVariable() throws {
         let text = try String(contentsOfFile: docsPath, encoding: .utf8)
         for key in ConfigSchema.keys {

@@ -1,5 +1,6 @@
 import Forking
 import Foundation
+import Model
 import Testing
 
 /// One test per row of the transition table in docs/forking.md.
@@ -254,6 +255,20 @@ import Testing
         #expect(actions.pushes.map(\.2) == [.missed])
         #expect(actions.messages.map(\.contact) == [F.binding("a").contact])
         #expect(fork.record.outcome == .cancelled)
+    }
+
+    @Test func aKindTheAppSwitchedOffIsNotPushedAndTheRecordSaysSo() {
+        var off = F.target(1)
+        off.switchedOff = [.missed]
+        var (fork, _) = F.started(bindings: [], targets: [off, F.target(2)])
+        let actions = fork.handle(.callerCancelled(answeredElsewhere: false), now: F.at(3))
+        #expect(actions.pushes.map(\.1.tupleID) == [2])
+        #expect(actions.pushes.map(\.2) == [.missed])
+        #expect(fork.record.pushes.filter { $0.verb == PushEvent.missed.recordName }.map(\.tupleID) == [2],
+                "no failed push is recorded for the switched-off device")
+        #expect(fork.record.events.contains {
+            $0.event == "push switched off" && $0.detail == "verb=NotifyIncomingCallMissed selector=sel1"
+        })
     }
 
     @Test func callerCancelAnsweredElsewhereSendsAnsweredElsewhere() {

@@ -33,4 +33,31 @@ import Testing
             #expect(target.address(for: .incomingCall)?.token == "token")
         }
     }
+
+    @Test func aSwitchedOffKindIsNeverPushedButTheOthersAre() {
+        let target = Self.target(provider: "fcm", callsToken: "token", otherToken: "token")
+            .withSwitches { $0 == "com.example.phone" ? [.missed] : [] }
+        #expect(target.switchedOff == [.missed])
+        #expect(target.isSwitchedOff(.missed))
+        #expect(!target.canReceive(.missed))
+        #expect(target.canReceive(.answeredElsewhere))
+        #expect(target.canReceive(.incomingCall), "an incoming call is never switched off")
+        #expect(target.address(for: .missed)?.token == "token", "the address stays: only the push is not made")
+    }
+
+    @Test func theSwitchesFollowTheAppOfTheOtherPair() {
+        let target = PushTarget(tupleID: 1, provider: "apns", selector: "sel", callsAppID: "com.example.calls",
+                                callsToken: "voip", otherAppID: "com.example.other", otherToken: "alert")
+        #expect(target.withSwitches { $0 == "com.example.calls" ? [.missed, .answeredElsewhere] : [] }.switchedOff.isEmpty)
+        #expect(target.withSwitches { $0 == "com.example.other" ? [.answeredElsewhere] : [] }.switchedOff
+            == [.answeredElsewhere])
+    }
+
+    @Test func switchesDoNotGiveAVoIPTokenEndOfCallNotices() {
+        // A device that gets no end-of-call push anyway is not "switched off": there is nothing to skip.
+        let target = Self.target(provider: "apns", callsToken: "voip", otherToken: nil).withSwitches { _ in [.missed] }
+        #expect(target.switchedOff.isEmpty)
+        #expect(!target.isSwitchedOff(.missed))
+        #expect(!target.canReceive(.missed) && !target.canReceive(.answeredElsewhere))
+    }
 }

@@ -34,11 +34,13 @@ final class DirectPushCallTests: IntegrationTestCase {
 
     /// `serviceAccountKey`: a PEM key the FCM app's service account signs
     /// with instead of the one Google (the sink) knows.
+    /// `iosKeys`, `androidKeys`: more lines of each app's `[apps.*]` table.
     private func startLab(expireProviderTokens: Int = 0, iosFormat: String = "incoming-call-event",
-                          wakeWindow: Int = 10, serviceAccountKey: String? = nil) async throws -> Lab {
+                          wakeWindow: Int = 10, serviceAccountKey: String? = nil, iosKeys: String = "",
+                          androidKeys: String = "") async throws -> Lab {
         let push = try await DirectPushLab.start(expireProviderTokens: expireProviderTokens)
         labs.append(push)
-        var pushConfig = push.config(iosFormat: iosFormat)
+        var pushConfig = push.config(iosFormat: iosFormat, iosKeys: iosKeys, androidKeys: androidKeys)
         if let serviceAccountKey {
             let data = try Data(contentsOf: URL(fileURLWithPath: push.serviceAccount))
             var account = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: String])
@@ -232,6 +234,147 @@ final class DirectPushCallTests: IntegrationTestCase {
             return "\(id) \(selector)"
         }
         XCTAssertEqual(Set(pushed), ["pair-alice device-1:alice-slot", "pair-bob device-1:bob-slot"], "\(records)")
+    }
+
+    // MARK: End-of-call notifications
+
+    /// The call's record from `sipwake calls show --json`, once it has ended.
+    private func record(_ lab: Lab, _ key: String) async throws -> [String: Any] {
+        var last = ""
+        for _ in 0..<100 {
+            let result = try lab.server.cli(["calls", "show", key, "--json"])
+            last = result.stdout + result.stderr
+            if result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+               !(object["outcome"] is NSNull), object["outcome"] != nil {
+                return object
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        XCTFail("no ended call record for \(key): \(last)")
+        return [:]
+    }
+
+    /// The FCM data of a sink record.
+    private static func fcmData(_ record: [String: Any]?) -> [String: Any]? {
+        ((record?["payload"] as? [String: Any])?["message"] as? [String: Any])?["data"] as? [String: Any]
+    }
+
+    func testAMissedCallShowsTheAppsOwnAlertOnTheIPhoneAndTitleAndBodyOnAndroid() async throws {
+        let lab = try await startLab(wakeWindow: 2, iosKeys: """
+            missed_title = "Missed call from {{caller}}"
+            missed_body = "{{caller_number}} called {{callee}} & hung up"
+            missed_category = "MISSED_CALL"
+            sound = "missed.caf"
+            """, androidKeys: """
+            missed_title = "Missed: {{caller_name}}"
+            missed_body = "{{caller_number}}"
+            """)
+        try addIPhone(lab)
+        try addAndroid(lab)
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-missed-alert")
+        // Nobody registers: the wake window closes and the call is missed.
+        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(10))
+        XCTAssertEqual(final?.status, 480)
+
+        // The iPhone's alert token (never its VoIP token) gets the app's alert.
+        let alerts = await lab.push.waitForRecords("apns", token: "apns-alert-1")
+        let alert = try XCTUnwrap(alerts.first)
+        XCTAssertEqual(alerts.count, 1, "\(alerts)")
+        XCTAssertEqual(alert["status"] as? Int, 200, "\(alert)")
+        XCTAssertEqual(Self.header(alert, "apns-push-type"), "alert")
+        XCTAssertEqual(Self.header(alert, "apns-topic"), "com.example.phone", "the bundle id, not .voip")
+        XCTAssertEqual(Self.header(alert, "apns-priority"), "10")
+        let aps = try XCTUnwrap((alert["payload"] as? [String: Any])?["aps"] as? [String: Any], "\(alert)")
+        let text = try XCTUnwrap(aps["alert"] as? [String: Any], "\(aps)")
+        XCTAssertEqual(text["title"] as? String, "Missed call from Bob Caller")
+        XCTAssertEqual(text["body"] as? String, "+14155550123 called alice & hung up", "plain text, not HTML-escaped")
+        XCTAssertEqual(aps["thread-id"] as? String, "pair-missed-alert")
+        XCTAssertEqual(aps["category"] as? String, "MISSED_CALL")
+        XCTAssertEqual(aps["sound"] as? String, "missed.caf", "the app's own sound")
+        XCTAssertEqual(aps["badge"] as? Int, 1)
+        XCTAssertEqual(lab.push.records("apns", token: "apns-voip-1").count, 1, "the VoIP token rang the call only")
+
+        // Android: a data-only message carrying title and body, kept a day.
+        let fcm = await lab.push.waitForRecords("fcm", token: "fcm-token-1", count: 2)
+        XCTAssertEqual(fcm.count, 2, "\(fcm)")
+        let missed = try XCTUnwrap(fcm.last)
+        XCTAssertEqual(missed["status"] as? Int, 200, "\(missed)")
+        let message = try XCTUnwrap((missed["payload"] as? [String: Any])?["message"] as? [String: Any])
+        XCTAssertNil(message["notification"], "data only: the app shows it")
+        XCTAssertEqual((message["android"] as? [String: Any])?["ttl"] as? String, "86400s")
+        let data = try XCTUnwrap(Self.fcmData(missed))
+        XCTAssertEqual(data["title"] as? String, "Missed: Bob Caller")
+        XCTAssertEqual(data["body"] as? String, "+14155550123")
+        XCTAssertEqual(data["messageType"] as? String, "callEnded")
+    }
+
+    func testAKindSwitchedOffIsNeverSentNorRecordedAsAFailedPush() async throws {
+        let lab = try await startLab(wakeWindow: 2, iosKeys: "missed_notification = false",
+                                     androidKeys: "answered_elsewhere_notification = false")
+        try addIPhone(lab)
+        try addAndroid(lab)
+        let pbx = try await pbx()
+
+        // Missed: the Android phone is told, the iPhone (its app switched missed calls off) is not.
+        let first = await call(pbx, lab, pushID: "pair-off-missed")
+        let final = await pbx.waitForResponse(first, atLeast: 200, timeout: .seconds(10))
+        XCTAssertEqual(final?.status, 480)
+        let story = try await record(lab, "pair-off-missed")
+        let fcm = await lab.push.waitForRecords("fcm", token: "fcm-token-1", count: 2)
+        XCTAssertEqual(Self.fcmData(fcm.last)?["title"] as? String, "Missed call", "\(fcm)")
+        let pushes = story["pushes"] as? [[String: Any]] ?? []
+        XCTAssertEqual(pushes.filter { $0["verb"] as? String == "NotifyIncomingCallMissed" }.count, 1, "\(pushes)")
+        XCTAssertFalse(pushes.contains { $0["result"] as? String == "failed" }, "\(pushes)")
+        let events = story["events"] as? [[String: Any]] ?? []
+        XCTAssertTrue(events.contains { $0["event"] as? String == "push switched off"
+                && ($0["detail"] as? String)?.contains("NotifyIncomingCallMissed selector=sel-iphone") == true },
+                      "\(events)")
+
+        // Answered on the iPhone: the Android app switched answers elsewhere off.
+        let alice = try await startPhone("alice")
+        let status = await alice.register(registrar: lab.registrar, user: "alice", password: "alice-secret",
+                                          instanceID: nil, uriParams: ";pn-provider=apns;pn-prid=apns-voip-1")
+        XCTAssertEqual(status, 200)
+        let second = await call(pbx, lab, pushID: "pair-off-elsewhere")
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        await alice.respond(incoming, status: 200)
+        let answer = await pbx.waitForResponse(second, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(answer?.status, 200)
+        let answered = try await record(lab, "pair-off-elsewhere")
+        let answeredPushes = answered["pushes"] as? [[String: Any]] ?? []
+        XCTAssertFalse(answeredPushes.contains { $0["verb"] as? String == "NotifyIncomingCallAnsweredElsewhere" },
+                       "\(answeredPushes)")
+        try await Task.sleep(for: .milliseconds(500))
+        XCTAssertEqual(lab.push.records("fcm", token: "fcm-token-1").count, 3, "incoming, missed, incoming")
+        XCTAssertTrue(lab.push.records("apns", token: "apns-alert-1").isEmpty, "no missed alert, and it answered")
+
+        // The operator sees the switches, and `push test` sends nothing of a kind switched off.
+        let check = try lab.server.cli(["config", "check"])
+        XCTAssertTrue(check.stdout.contains("phone-ios (com.example.phone: apns, incoming-call-event, missed off)"),
+                      check.stdout)
+        XCTAssertTrue(check.stdout.contains("phone-android (com.example.phone.android: fcm, incoming-call-event, answered-elsewhere off)"),
+                      check.stdout)
+        let test = try lab.server.cli(["push", "test", "alice", "--event", "missed", "--json"])
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(test.stdout.utf8)) as? [[String: Any]],
+                                 test.stdout + test.stderr)
+        let iphone = try XCTUnwrap(rows.first { $0["selector"] as? String == "sel-iphone" }, "\(rows)")
+        XCTAssertEqual(iphone["result"] as? String, "failed")
+        XCTAssertEqual(iphone["detail"] as? String, "switched off for this app (missed_notification = false)")
+        XCTAssertEqual(rows.first { $0["selector"] as? String == "sel-android" }?["result"] as? String, "delivered")
+        XCTAssertTrue(lab.push.records("apns", token: "apns-alert-1").isEmpty)
+    }
+
+    func testABadNotificationTemplateIsAConfigErrorNamingItsKey() async throws {
+        let push = try await DirectPushLab.start()
+        labs.append(push)
+        let path = push.keys.directory.appendingPathComponent("bad-notice.toml").path
+        try push.config(iosKeys: "answered_elsewhere_body = \"{{#caller}} answered\"")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try SipwakeProcess.run(SipwakeProcess.executable, ["config", "check", "--config", path])
+        XCTAssertEqual(result.status, 1, "\(result.stdout) \(result.stderr)")
+        XCTAssertTrue(result.stderr.contains("[apps.phone-ios] answered_elsewhere_body: push template syntax error"),
+                      result.stderr)
     }
 
     // MARK: sipwake push test

@@ -7,9 +7,9 @@ enum APNsFixtures {
     static let jwt = "eyJhbGciOiJFUzI1NiJ9.test.sig"
 
     static func settings(format: PushPayloadFormat = .incomingCallEvent, sandbox: Bool = false, url: String? = nil,
-                         keyPEM: String = "unused") -> APNsSettings {
+                         keyPEM: String = "unused", notices: EndOfCallNotices = .standard) -> APNsSettings {
         APNsSettings(appID: "com.example.phone", signingKeyPEM: keyPEM, keyID: "ABC123DEFG", teamID: "TEAM123456",
-                     bundleID: "com.example.phone", sandbox: sandbox, url: url, format: format)
+                     bundleID: "com.example.phone", sandbox: sandbox, url: url, format: format, notices: notices)
     }
 
     /// A store holding `token`, valid for an hour from the fixtures' send time.
@@ -23,7 +23,7 @@ enum APNsFixtures {
     }
 
     static func provider(format: PushPayloadFormat = .incomingCallEvent, store: PushCredentialStore = store(),
-                         sandbox: Bool = false, url: String? = nil) -> APNsProvider {
-        APNsProvider(settings: settings(format: format, sandbox: sandbox, url: url), credential: store)
+                         sandbox: Bool = false, url: String? = nil, notices: EndOfCallNotices = .standard) -> APNsProvider {
+        APNsProvider(settings: settings(format: format, sandbox: sandbox, url: url, notices: notices), credential: store)
     }
 }

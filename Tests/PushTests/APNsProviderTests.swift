@@ -53,7 +53,7 @@ import Testing
         let object = try JSONDecoder().decode([String: PushJSONValue].self, from: request.body)
         #expect(object["aps"] == .object([
             "alert": .object(["title": .string("Missed call"), "body": .string("Alice Smith")]),
-            "sound": .string("ring.caf"), "badge": .integer(2),
+            "sound": .string("ring.caf"), "badge": .integer(2), "thread-id": .string("call-1@pbx.example.com"),
         ]))
     }
 

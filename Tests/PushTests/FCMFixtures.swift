@@ -13,8 +13,9 @@ enum FCMFixtures {
     }
 
     static func provider(format: PushPayloadFormat = .acrobits, store: PushCredentialStore = APNsFixtures.store(token: accessToken),
-                         url: String? = nil) throws -> FCMProvider {
-        FCMProvider(settings: FCMSettings(appID: "com.example.phone", serviceAccount: try account(), url: url, format: format),
+                         url: String? = nil, notices: EndOfCallNotices = .standard) throws -> FCMProvider {
+        FCMProvider(settings: FCMSettings(appID: "com.example.phone", serviceAccount: try account(), url: url, format: format,
+                                          notices: notices),
                     credential: store)
     }
 }

@@ -98,6 +98,17 @@ import _CryptoExtras
                 "\(error)" == "Firebase service account file has no \(field)"
             }
         }
+        // The signed assertion never travels in clear but to this machine.
+        for uri in ["http://oauth2.example.com/token", "ftp://127.0.0.1/token", "not a url"] {
+            #expect {
+                try FCMServiceAccount(json: DirectPushFixtures.serviceAccountJSON(privateKeyPEM: pem, tokenURI: uri))
+            } throws: { error in
+                "\(error)".contains("token_uri must be an https URL")
+            }
+        }
+        let lab = try FCMServiceAccount(json: DirectPushFixtures.serviceAccountJSON(
+            privateKeyPEM: pem, tokenURI: "http://127.0.0.1:8190/token"))
+        #expect(lab.tokenURI == "http://127.0.0.1:8190/token")
         let noURI = try FCMServiceAccount(json: DirectPushFixtures.serviceAccountJSON(privateKeyPEM: pem, tokenURI: nil))
         #expect(noURI.tokenURI == "https://oauth2.googleapis.com/token")
         #expect(noURI.projectID == "phone-project")

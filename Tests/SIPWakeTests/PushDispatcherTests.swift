@@ -41,6 +41,21 @@ final class KeptPushes: PushSender {
             callStartedAt: Self.now.addingTimeInterval(-2), eventID: message.eventID))
     }
 
+    @Test func anAppsOwnSoundReplacesTheSharedOne() throws {
+        let target = PushTarget(tupleID: 7, provider: "apns", selector: "sel", callsAppID: "app.voip",
+                                callsToken: "tok-voip", otherAppID: "app", otherToken: "tok-other")
+        var pushes = dispatcher(nil)
+        pushes.appSounds = ["app": "missed.caf", "app.voip": ""]
+        func sound(_ event: PushEvent) -> String?? {
+            pushes.message(for: target, event, pairingID: "pair-1", caller: Self.caller, media: "audio", callee: "alice",
+                           callStartedAt: Self.now, at: Self.now).map(\.sound)
+        }
+        #expect(sound(.missed) == .some("missed.caf"))
+        #expect(sound(.incomingCall) == .some(nil), "\"\" = none")
+        pushes.appSounds = [:]
+        #expect(sound(.missed) == .some("ring"))
+    }
+
     @Test func aMissedCallGoesToTheOtherPairWithoutMedia() throws {
         let target = PushTarget(tupleID: 7, provider: "acrobits", selector: "sel", callsAppID: "app.voip",
                                 callsToken: "tok-voip", otherAppID: "app", otherToken: "tok-other")

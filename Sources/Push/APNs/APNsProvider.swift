@@ -6,9 +6,10 @@ import Ports
 /// one app (``APNsSettings``): `POST {base}/3/device/{token}` over HTTP/2.
 ///
 /// Incoming calls are VoIP pushes that wake the app through PushKit; endings
-/// go to the device's other token as an alert (missed) or a silent
-/// background push (answered elsewhere): ``APNsPushKind`` has the headers of
-/// each. `apns-id` is the push's event id, so Apple's logs and the app see
+/// go to the device's other token as an alert (missed, and answered
+/// elsewhere when the app gives it text: ``EndOfCallNotices``) or a silent
+/// background push (answered elsewhere by default): ``APNsPushKind`` has the
+/// headers of each. `apns-id` is the push's event id, so Apple's logs and the app see
 /// the same id. The payload is the app's ``PushPayloadFormat`` beside the
 /// `aps` dictionary (a template's own `aps` is kept as written).
 ///
@@ -31,7 +32,8 @@ public struct APNsProvider: PushProvider {
 
     public func request(for message: PushMessage, at now: Date) -> PushRequestPlan {
         guard let jwt = credential.current(at: now) else { return .waitForCredential }
-        let kind = APNsPushKind(event: message.event, bundleID: settings.bundleID)
+        let kind = APNsPushKind(event: message.event, bundleID: settings.bundleID,
+                                visible: settings.notices.notice(for: message.event)?.isVisible ?? false)
         let body: Data
         switch payload(for: message) {
         case .success(let data): body = data
@@ -59,7 +61,9 @@ public struct APNsProvider: PushProvider {
     public func payload(for message: PushMessage) -> Result<Data, PushTemplateError> {
         settings.format.apnsObject(for: message).map { object in
             var object = object
-            if object["aps"] == nil { object["aps"] = .object(APNsPushKind.aps(for: message)) }
+            if object["aps"] == nil {
+                object["aps"] = .object(APNsPushKind.aps(for: message, notice: settings.notices.notice(for: message.event)))
+            }
             return object.jsonData
         }
     }

@@ -6,15 +6,17 @@ import Model
 /// |---|---|---|---|---|---|
 /// | incoming call | `voip` | `<bundle>.voip` | 10 | now + 30 s | 5120 bytes |
 /// | missed | `alert` | `<bundle>` | 10 | now + 24 h | 4096 bytes |
-/// | answered elsewhere | `background` | `<bundle>` | 5 | 0 (now or never) | 4096 bytes |
+/// | answered elsewhere, with a notification | `alert` | `<bundle>` | 10 | now + 24 h | 4096 bytes |
+/// | a silent ending (answered elsewhere by default) | `background` | `<bundle>` | 5 | 0 (now or never) | 4096 bytes |
 ///
 /// Incoming calls wake the app through PushKit, whose ring is useless after
 /// the call stopped waiting. A missed call is a visible alert (`aps.alert`
-/// with the title "Missed call" and the caller as body), still worth showing
-/// when the phone comes back within a day. "Answered elsewhere" only tells a
-/// running app to stop ringing: a silent `content-available` push, which
-/// Apple requires to be of type `background` with priority 5, and which is
-/// worthless later.
+/// with the app's ``EndOfCallNotice`` title and body), still worth showing
+/// when the phone comes back within a day. "Answered elsewhere" is by
+/// default only a note to a running app to stop ringing: a silent
+/// `content-available` push, which Apple requires to be of type
+/// `background` with priority 5, and which is worthless later; an app whose
+/// answered-elsewhere notice has text gets it as an alert instead.
 struct APNsPushKind: Sendable, Equatable {
     var pushType: String
     var topic: String
@@ -26,17 +28,20 @@ struct APNsPushKind: Sendable, Equatable {
     static let voipPayloadLimit = 5120
     static let alertPayloadLimit = 4096
 
-    init(event: PushEvent, bundleID: String) {
+    /// `visible`: whether an ending shows a notification (its notice has text).
+    init(event: PushEvent, bundleID: String, visible: Bool = true) {
         switch event {
         case .incomingCall:
             self.init(pushType: "voip", topic: bundleID + ".voip", priority: 10, lifetime: 30,
                       payloadLimit: Self.voipPayloadLimit)
-        case .missed:
-            self.init(pushType: "alert", topic: bundleID, priority: 10, lifetime: 24 * 3600,
-                      payloadLimit: Self.alertPayloadLimit)
-        case .answeredElsewhere:
-            self.init(pushType: "background", topic: bundleID, priority: 5, lifetime: nil,
-                      payloadLimit: Self.alertPayloadLimit)
+        case .missed, .answeredElsewhere:
+            if visible {
+                self.init(pushType: "alert", topic: bundleID, priority: 10, lifetime: 24 * 3600,
+                          payloadLimit: Self.alertPayloadLimit)
+            } else {
+                self.init(pushType: "background", topic: bundleID, priority: 5, lifetime: nil,
+                          payloadLimit: Self.alertPayloadLimit)
+            }
         }
     }
 
@@ -48,23 +53,35 @@ struct APNsPushKind: Sendable, Equatable {
         self.payloadLimit = payloadLimit
     }
 
-    /// The `aps` dictionary of `message`'s push: empty for VoIP, the alert
-    /// for a missed call (with the message's sound and badge when set),
-    /// `content-available` for an answer elsewhere.
-    static func aps(for message: PushMessage) -> [String: PushJSONValue] {
-        switch message.event {
-        case .incomingCall:
-            return [:]
-        case .missed:
-            let caller = message.callerDisplayName ?? message.callerE164 ?? message.callerUser ?? "Unknown caller"
-            var aps: [String: PushJSONValue] = [
-                "alert": .object(["title": .string("Missed call"), "body": .string(caller)]),
-            ]
-            if let sound = message.sound { aps["sound"] = .string(sound) }
-            if let badge = message.badge { aps["badge"] = .integer(badge) }
-            return aps
-        case .answeredElsewhere:
+    /// The `aps` dictionary of `message`'s push: empty for VoIP;
+    /// `content-available` for a silent ending; for an ending with a
+    /// notification, the alert (`title` and `body` as rendered, each left
+    /// out when empty), `thread-id` (the pairing id, so that the
+    /// notifications of one call group together), `category` when set,
+    /// and:
+    ///
+    /// - missed: the message's sound and badge, when set;
+    /// - answered elsewhere: `content-available` too (a running app still
+    ///   stops ringing), no sound and no badge (the call was not missed).
+    static func aps(for message: PushMessage, notice: EndOfCallNotice?) -> [String: PushJSONValue] {
+        guard message.event != .incomingCall else { return [:] }
+        guard let notice, let text = notice.text(for: message) else {
             return ["content-available": .integer(1)]
         }
+        var alert: [String: PushJSONValue] = [:]
+        if let title = text.title { alert["title"] = .string(title) }
+        if let body = text.body { alert["body"] = .string(body) }
+        var aps: [String: PushJSONValue] = [
+            "alert": .object(alert),
+            "thread-id": .string(message.pairingID),
+        ]
+        if let category = notice.category { aps["category"] = .string(category) }
+        if message.event == .missed {
+            if let sound = message.sound { aps["sound"] = .string(sound) }
+            if let badge = message.badge { aps["badge"] = .integer(badge) }
+        } else {
+            aps["content-available"] = .integer(1)
+        }
+        return aps
     }
 }

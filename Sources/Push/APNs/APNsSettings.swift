@@ -21,9 +21,12 @@ public struct APNsSettings: Sendable {
     public var url: String?
     /// What the app expects in its pushes.
     public var format: PushPayloadFormat
+    /// The alerts of missed calls and answers elsewhere.
+    public var notices: EndOfCallNotices
 
     public init(appID: String, signingKeyPEM: String, keyID: String, teamID: String, bundleID: String,
-                sandbox: Bool = false, url: String? = nil, format: PushPayloadFormat = .acrobits) {
+                sandbox: Bool = false, url: String? = nil, format: PushPayloadFormat = .acrobits,
+                notices: EndOfCallNotices = .standard) {
         self.appID = appID
         self.signingKeyPEM = signingKeyPEM
         self.keyID = keyID
@@ -32,6 +35,7 @@ public struct APNsSettings: Sendable {
         self.sandbox = sandbox
         self.url = url
         self.format = format
+        self.notices = notices
     }
 
     /// The base URL pushes go to.

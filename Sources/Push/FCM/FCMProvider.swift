@@ -12,9 +12,13 @@ import Ports
 /// ```
 ///
 /// Every push is a data message at high priority, so that the app wakes and
-/// decides what to show. The time to live is 30 s for an incoming call and
-/// for "answered elsewhere" (both useless once the call stopped ringing), a
-/// day for a missed call (still worth showing when the phone comes back).
+/// decides what to show. An ending with a notification (a missed call, and
+/// an answer elsewhere when the app gives it text: ``EndOfCallNotices``)
+/// adds its rendered `title` and `body` to `data`, each left out when empty
+/// or when the app's format already has that key; the app shows them. The
+/// time to live is 30 s for an incoming call and a silent ending (both
+/// useless once the call stopped ringing), a day for an ending with a
+/// notification (still worth showing when the phone comes back).
 ///
 /// Until the app's first access token is made, pushes wait for it.
 public struct FCMProvider: PushProvider {
@@ -32,9 +36,10 @@ public struct FCMProvider: PushProvider {
 
     public var name: String { Self.name }
 
-    /// The `android.ttl` of `event`'s pushes.
-    static func ttl(_ event: PushEvent) -> String {
-        event == .missed ? "86400s" : "30s"
+    /// The `android.ttl` of `event`'s pushes; `visible`: whether the push
+    /// carries a notification.
+    static func ttl(_ event: PushEvent, visible: Bool) -> String {
+        event != .incomingCall && visible ? "86400s" : "30s"
     }
 
     public func request(for message: PushMessage, at now: Date) -> PushRequestPlan {
@@ -54,10 +59,17 @@ public struct FCMProvider: PushProvider {
     /// The request body of `message`.
     public func body(for message: PushMessage) -> Result<Data, PushTemplateError> {
         settings.format.fcmData(for: message).map { data in
+            var data = data
+            let notice = settings.notices.notice(for: message.event)
+            if let text = notice?.text(for: message) {
+                if let title = text.title, data["title"] == nil { data["title"] = title }
+                if let body = text.body, data["body"] == nil { data["body"] = body }
+            }
+            let ttl = Self.ttl(message.event, visible: notice?.isVisible ?? false)
             let fcmMessage: [String: PushJSONValue] = [
                 "token": .string(message.deviceToken),
                 "data": .object(data.mapValues(PushJSONValue.string)),
-                "android": .object(["priority": .string("high"), "ttl": .string(Self.ttl(message.event))]),
+                "android": .object(["priority": .string("high"), "ttl": .string(ttl)]),
             ]
             return ["message": PushJSONValue.object(fcmMessage)].jsonData
         }

@@ -34,6 +34,13 @@ public struct FCMServiceAccount: Sendable {
         privateKeyID = try field("private_key_id")
         let pem = try field("private_key")
         if case .string(let uri)? = object["token_uri"], !uri.isEmpty {
+            // The signed assertion travels to it: only over TLS, but for a
+            // lab's endpoint on this machine.
+            guard let url = URLComponents(string: uri), let host = url.host,
+                  url.scheme == "https" || (url.scheme == "http" && Self.loopbackHosts.contains(host)) else {
+                throw FCMServiceAccountError(
+                    "Firebase service account token_uri must be an https URL (http only on 127.0.0.1 or localhost)")
+            }
             tokenURI = uri
         } else {
             tokenURI = Self.defaultTokenURI
@@ -44,6 +51,11 @@ public struct FCMServiceAccount: Sendable {
             throw FCMServiceAccountError("Firebase service account private_key is not an RSA private key of 2048 bits or more")
         }
     }
+}
+
+extension FCMServiceAccount {
+    /// Hosts a lab's token endpoint may be reached on without TLS.
+    static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1", "[::1]"]
 }
 
 extension FCMServiceAccount: CustomStringConvertible {

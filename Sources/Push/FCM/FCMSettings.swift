@@ -10,13 +10,16 @@ public struct FCMSettings: Sendable {
     public var url: String?
     /// What the app expects in its pushes' `data`.
     public var format: PushPayloadFormat
+    /// The `title` and `body` of missed calls and answers elsewhere.
+    public var notices: EndOfCallNotices
 
     public init(appID: String, serviceAccount: FCMServiceAccount, url: String? = nil,
-                format: PushPayloadFormat = .acrobits) {
+                format: PushPayloadFormat = .acrobits, notices: EndOfCallNotices = .standard) {
         self.appID = appID
         self.serviceAccount = serviceAccount
         self.url = url
         self.format = format
+        self.notices = notices
     }
 
     /// The send endpoint of the project: `{base}/v1/projects/{project_id}/messages:send`.

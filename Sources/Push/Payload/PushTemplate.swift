@@ -17,6 +17,9 @@ import Mustache
 /// - `caller_number`: the caller's number in E.164 (`+4915112345678`), or empty
 /// - `caller_user`: the user part of the caller's URI, or empty
 /// - `caller_uri`: the caller's URI as the INVITE's From gave it, or empty
+/// - `caller`: the caller as people name them: the display name, else the
+///   E.164 number, else the user part; missing when none is known, so that
+///   `{{caller}}{{^caller}}Unknown caller{{/caller}}` has a fallback
 /// - `callee`: the called user
 /// - `media`: `audio` or `video` (empty for endings)
 /// - `has_video`: `true` or `false`, unquoted: `"video": {{has_video}}`
@@ -49,14 +52,7 @@ public struct PushTemplate: Sendable {
     /// Compiles `source`; throws when it is not valid Mustache or does not
     /// render a JSON object for a sample call.
     public init(source: String) throws(PushTemplateError) {
-        do {
-            template = try MustacheTemplate(string: source)
-        } catch let error as MustacheTemplate.ParserError {
-            throw PushTemplateError(
-                "push template syntax error at line \(error.context.lineNumber), column \(error.context.columnNumber): \(error.error)")
-        } catch {
-            throw PushTemplateError("push template syntax error: \(error)")
-        }
+        template = try Self.compile(source)
         self.source = source
         if case .failure(let error) = renderObject(Self.sample) {
             throw PushTemplateError("push template does not render a JSON object for a sample call: \(error.description)")
@@ -83,27 +79,48 @@ public struct PushTemplate: Sendable {
         return .success(object)
     }
 
+    /// `source` compiled; `prefix` is text put before it (a pragma) that
+    /// error positions leave out.
+    static func compile(_ source: String, prefix: String = "") throws(PushTemplateError) -> MustacheTemplate {
+        do {
+            return try MustacheTemplate(string: prefix + source)
+        } catch let error as MustacheTemplate.ParserError {
+            let line = error.context.lineNumber
+            let column = line == 1 ? max(1, error.context.columnNumber - prefix.count) : error.context.columnNumber
+            throw PushTemplateError("push template syntax error at line \(line), column \(column): \(error.error)")
+        } catch {
+            throw PushTemplateError("push template syntax error: \(error)")
+        }
+    }
+
     /// The variables of `message`, text escaped for the inside of a JSON string.
     static func variables(_ message: PushMessage) -> [String: Any] {
+        variables(message, escape: escaped)
+    }
+
+    /// The variables of `message`, text passed through `escape` (``escaped``
+    /// for JSON templates, nothing for ``PushTextTemplate``).
+    static func variables(_ message: PushMessage, escape: (String) -> String) -> [String: Any] {
         var variables: [String: Any] = [
-            "pairing_id": escaped(message.pairingID),
-            "event": escaped(message.event.rawValue),
-            "event_id": escaped(message.eventID.uuidString.lowercased()),
-            "caller_name": escaped(message.callerDisplayName ?? ""),
-            "caller_number": escaped(message.callerE164 ?? ""),
-            "caller_user": escaped(message.callerUser ?? ""),
-            "caller_uri": escaped(message.callerURI ?? ""),
-            "callee": escaped(message.callee),
-            "media": escaped(message.media ?? ""),
+            "pairing_id": escape(message.pairingID),
+            "event": escape(message.event.rawValue),
+            "event_id": escape(message.eventID.uuidString.lowercased()),
+            "caller_name": escape(message.callerDisplayName ?? ""),
+            "caller_number": escape(message.callerE164 ?? ""),
+            "caller_user": escape(message.callerUser ?? ""),
+            "caller_uri": escape(message.callerURI ?? ""),
+            "callee": escape(message.callee),
+            "media": escape(message.media ?? ""),
             "has_video": message.hasVideo,
             "started_at": ISO8601Time.milliseconds(message.callStartedAt),
             "sent_at": ISO8601Time.milliseconds(message.sentAt),
             "timestamp": Int(message.sentAt.timeIntervalSince1970),
-            "app_id": escaped(message.appID),
-            "selector": escaped(message.selector),
-            "sound": escaped(message.sound ?? ""),
+            "app_id": escape(message.appID),
+            "selector": escape(message.selector),
+            "sound": escape(message.sound ?? ""),
         ]
         if let badge = message.badge { variables["badge"] = badge }
+        if let caller = message.callerLabel { variables["caller"] = escape(caller) }
         return variables
     }
 

@@ -55,9 +55,10 @@ final class DirectPushLab: Sendable {
     var url: String { "https://127.0.0.1:\(port)" }
 
     /// `[push]` without the Acrobits gateway, trusting the lab's CA, and an
-    /// iOS app on APNs and an Android app on FCM.
+    /// iOS app on APNs and an Android app on FCM; `iosKeys` and
+    /// `androidKeys` are more lines of each app's table.
     func config(iosFormat: String = "incoming-call-event", androidFormat: String = "incoming-call-event",
-                timeout: Int = 2) -> String {
+                timeout: Int = 2, iosKeys: String = "", androidKeys: String = "") -> String {
         """
         [push]
         gateway_url = ""
@@ -72,12 +73,14 @@ final class DirectPushLab: Sendable {
         bundle_id = "\(Self.iosAppID)"
         url = "\(url)"
         format = "\(iosFormat)"
+        \(iosKeys)
         [apps.phone-android]
         app_id = "\(Self.androidAppID)"
         provider = "fcm"
         service_account_file = "\(serviceAccount)"
         url = "\(url)"
         format = "\(androidFormat)"
+        \(androidKeys)
         """
     }
 
