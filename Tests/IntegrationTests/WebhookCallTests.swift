@@ -44,18 +44,7 @@ final class WebhookCallTests: IntegrationTestCase {
 
     /// The call's record once it has ended, as `sipwake calls show --json` prints it.
     private func record(_ lab: Lab, _ key: String) async throws -> [String: Any] {
-        var last = ""
-        for _ in 0..<100 {
-            let result = try lab.server.cli(["calls", "show", key, "--json"])
-            last = result.stdout + result.stderr
-            if result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
-               !(object["outcome"] is NSNull), object["outcome"] != nil {
-                return object
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        XCTFail("no ended call record for \(key): \(last)")
-        return [:]
+        try await lab.server.endedCallRecord(key)
     }
 
     func testASignedWebhookAnswered200HoldsTheCallAndThePhoneRegisteringLaterIsForkedTo() async throws {
