@@ -27,12 +27,13 @@ import Testing
         try await running.stop()
     }
 
-    /// Waits up to `seconds` for `condition`.
-    /// Generous: the whole suite runs at once on two cores, and this suite
-    /// waits on real timers.
+    /// Waits for `condition`, polling every 10 ms, `seconds` worth of polls.
+    /// Counted in polls, not by the clock: the whole suite runs at once on
+    /// two cores, and while other tests hold the threads neither the
+    /// service's timers nor this loop run, so a deadline could pass before
+    /// the service had its turn.
     func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
+        for _ in 0..<Int(seconds * 100) {
             if condition() { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }
