@@ -104,30 +104,46 @@ enum TOMLReader {
                 continue
             }
             var app = RawApp(name: name, line: appLine)
-            for (keyName, keyValue) in table {
-                let line = locator.line(of: ["apps", name, keyName])
-                guard let kind = ConfigSchema.appKeys[keyName] else {
-                    var message = "unknown key '\(keyName)' in [apps.\(name)]"
-                    if let guess = ConfigSchema.suggestion(for: keyName, among: ConfigSchema.appKeys.keys.sorted()) {
-                        message += " (did you mean '\(guess)'?)"
-                    }
-                    problems.append(ConfigError(
-                        kind: .unknownKey, file: file, key: "apps.\(name).\(keyName)", line: line, message: message))
-                    continue
-                }
-                switch convert(keyValue, to: kind) {
-                case .success(let converted):
-                    app.values[keyName] = converted
-                    if let line { app.lines[keyName] = line }
-                case .failure(let problem):
-                    problems.append(ConfigError(
-                        kind: .wrongType, file: file, key: "apps.\(name).\(keyName)", line: line,
-                        message: "[apps.\(name)] \(keyName): expected \(kind.expectation), \(problem.text)"))
-                }
-            }
+            (app.values, app.lines) = readKeys(of: table, at: ["apps", name], header: "[apps.\(name)]",
+                                               schema: ConfigSchema.appKeys, locator: locator, file: file,
+                                               problems: &problems)
             raw.apps.append(app)
         }
         raw.apps.sort { ($0.line ?? Int.max, $0.name) < ($1.line ?? Int.max, $1.name) }
+    }
+
+    /// The keys of one named table (`[apps.NAME]` at `path` ["apps", NAME],
+    /// `[webhook.domains."NAME"]`), each checked against `schema`: an unknown
+    /// key (with a guess) or a wrong type is a problem naming the key, and a
+    /// secret's value is never quoted. Returns the good values and their lines.
+    private static func readKeys(of table: TOMLTable, at path: [String], header: String,
+                                 schema: [String: ConfigValueKind], locator: TOMLKeyLocator, file: String,
+                                 problems: inout [ConfigError]) -> ([String: ConfigValue], [String: Int]) {
+        var values: [String: ConfigValue] = [:]
+        var lines: [String: Int] = [:]
+        for (keyName, keyValue) in table {
+            let line = locator.line(of: path + [keyName])
+            let key = (path + [keyName]).joined(separator: ".")
+            guard let kind = schema[keyName] else {
+                var message = "unknown key '\(keyName)' in \(header)"
+                if let guess = ConfigSchema.suggestion(for: keyName, among: schema.keys.sorted()) {
+                    message += " (did you mean '\(guess)'?)"
+                }
+                problems.append(ConfigError(kind: .unknownKey, file: file, key: key, line: line, message: message))
+                continue
+            }
+            switch convert(keyValue, to: kind) {
+            case .success(let converted):
+                values[keyName] = converted
+                if let line { lines[keyName] = line }
+            case .failure(let problem):
+                let text = ConfigSchema.secretKeyNames.contains(keyName) ? hiddenValue : problem.text
+                problems.append(ConfigError(
+                    kind: .wrongType, file: file, key: key, line: line,
+                    message: "\(header) \(keyName): expected \(kind.expectation), \(text)"))
+            }
+        }
+        return (values, lines)
     }
 
     /// What a type error about a secret says instead of quoting the value.
@@ -152,29 +168,9 @@ enum TOMLReader {
                 continue
             }
             var domain = RawWebhookDomain(name: name, line: domainLine)
-            for (keyName, keyValue) in table {
-                let line = locator.line(of: path + [name, keyName])
-                let label = "[webhook.domains.\"\(name)\"] \(keyName)"
-                guard let kind = ConfigSchema.webhookDomainKeys[keyName] else {
-                    var message = "unknown key '\(keyName)' in [webhook.domains.\"\(name)\"]"
-                    if let guess = ConfigSchema.suggestion(for: keyName, among: ConfigSchema.webhookDomainKeys.keys.sorted()) {
-                        message += " (did you mean '\(guess)'?)"
-                    }
-                    problems.append(ConfigError(
-                        kind: .unknownKey, file: file, key: "webhook.domains.\(name).\(keyName)", line: line, message: message))
-                    continue
-                }
-                switch convert(keyValue, to: kind) {
-                case .success(let converted):
-                    domain.values[keyName] = converted
-                    if let line { domain.lines[keyName] = line }
-                case .failure(let problem):
-                    let text = ConfigSchema.secretKeyNames.contains(keyName) ? hiddenValue : problem.text
-                    problems.append(ConfigError(
-                        kind: .wrongType, file: file, key: "webhook.domains.\(name).\(keyName)", line: line,
-                        message: "\(label): expected \(kind.expectation), \(text)"))
-                }
-            }
+            (domain.values, domain.lines) = readKeys(
+                of: table, at: path + [name], header: "[webhook.domains.\"\(name)\"]",
+                schema: ConfigSchema.webhookDomainKeys, locator: locator, file: file, problems: &problems)
             raw.webhookDomains.append(domain)
         }
         raw.webhookDomains.sort { ($0.line ?? Int.max, $0.name) < ($1.line ?? Int.max, $1.name) }

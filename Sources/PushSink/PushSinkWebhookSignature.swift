@@ -31,7 +31,9 @@ enum PushSinkWebhookSignature {
             }
         }
         guard let timestamp, !signatures.isEmpty else { return .malformed }
-        guard abs(Int(now.timeIntervalSince1970) - timestamp) <= tolerance else { return .stale }
+        // Any number may come in `t`: no arithmetic on it that could overflow.
+        let skew = Int(now.timeIntervalSince1970).subtractingReportingOverflow(timestamp)
+        guard !skew.overflow, skew.partialValue.magnitude <= UInt(max(0, tolerance)) else { return .stale }
         var message = Data("\(timestamp).".utf8)
         message.append(body)
         for secret in secrets {

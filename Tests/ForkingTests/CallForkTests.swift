@@ -289,6 +289,14 @@ import Testing
 
     // MARK: Window
 
+    @Test func nothingToRingOrWakeAnswersTheConfiguredStatusAtOnce() {
+        let (fork, actions) = F.started(bindings: [], targets: [], settings: ForkSettings(timeoutStatus: 486))
+        #expect(actions.responses == [486])
+        #expect(fork.record.outcome == .noDevices)
+        var (gone, _) = F.started(bindings: [], targets: [F.target(1)], settings: ForkSettings(timeoutStatus: 486))
+        #expect(gone.handle(.pushResult(1, .tokenGone(status: 410, detail: nil)), now: F.at(0.1)).responses == [486])
+    }
+
     @Test func windowClosingCancelsAndAnswersTheConfiguredStatus() {
         var (fork, _) = F.started(bindings: [F.binding("a")], targets: [F.target(1)],
                                   settings: ForkSettings(wakeWindow: 10, timeoutStatus: 408))

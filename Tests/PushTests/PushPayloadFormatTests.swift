@@ -43,6 +43,17 @@ import Testing
         #expect(IncomingCallEvent(message).event["caller"] == .object(["id": .string("anonymous")]))
     }
 
+    /// A From sipwake could not read leaves an empty caller URI: the event
+    /// names the caller by user, else `anonymous`, never by "".
+    @Test func anEmptyCallerURIIsNoURI() {
+        let message = PushMessage(provider: "apns", event: .incomingCall, tupleID: 9, appID: "com.example.phone",
+                                  deviceToken: DirectPushFixtures.apnsToken, selector: "sel-1", pairingID: "call-1",
+                                  callerDisplayName: nil, callerUser: nil, callerDomain: nil, media: nil, badge: nil,
+                                  sound: nil, sentAt: DirectPushFixtures.sentAt, callerURI: "")
+        #expect(message.callerURI == nil)
+        #expect(IncomingCallEvent(message).event["caller"] == .object(["id": .string("anonymous")]))
+    }
+
     @Test func thePhoneNumberIsThereOnlyInE164() {
         for (user, number) in [("+49 151 1234-5678", "+4915112345678"), ("+1 (555) 123.4567", "+15551234567"),
                                ("015112345678", nil), ("+0123", nil), ("alice", nil), ("+1234567890123456", nil)] {

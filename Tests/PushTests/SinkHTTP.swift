@@ -5,9 +5,11 @@ import FoundationNetworking
 
 /// Plain HTTP requests to a push sink on loopback.
 enum SinkHTTP {
-    static func request(_ method: String, port: Int, path: String, body: String? = nil) async throws -> (status: Int, body: Data) {
+    static func request(_ method: String, port: Int, path: String, body: String? = nil,
+                        headers: [String: String] = [:]) async throws -> (status: Int, body: Data) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             request.httpBody = Data(body.utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

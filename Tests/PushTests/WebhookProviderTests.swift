@@ -111,6 +111,10 @@ import Testing
         #expect(classify(429).kind == .retryable)
         #expect(classify(401, "Invalid signature").kind == .failed)
         #expect(classify(400).kind == .failed)
+        let busy = provider.classify(.response(status: 503, headers: [PushHTTPHeader("Retry-After", "2")], body: Data()),
+                                     to: PushHTTPRequest(url: ""))
+        #expect(busy.kind == .retryable)
+        #expect(busy.retryAfter == 2)
         let timeout = provider.classify(.transportFailure(PushTransportFailure(reason: .timeout, message: "4000 ms")),
                                         to: PushHTTPRequest(url: ""))
         #expect(timeout.kind == .retryable)

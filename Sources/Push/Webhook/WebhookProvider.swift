@@ -39,7 +39,11 @@ public struct WebhookProvider: PushProvider {
 
     public func classify(_ answer: PushHTTPAnswer, to request: PushHTTPRequest) -> PushResult {
         switch answer {
-        case .response(let status, _, let body): return WebhookAnswer.classify(status: status, body: body)
+        case .response(let status, let headers, let body):
+            var result = WebhookAnswer.classify(status: status, body: body)
+            // A busy backend may say when to come back: the call's retry waits for it.
+            if result.kind == .retryable { result.retryAfter = PushRetryAfter.seconds(in: headers) }
+            return result
         case .transportFailure(let failure): return WebhookAnswer.classify(failure)
         }
     }

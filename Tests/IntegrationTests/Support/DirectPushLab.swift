@@ -1,7 +1,5 @@
 import Foundation
-import Logging
 import PushSink
-import ServiceLifecycle
 import TestSupport
 
 /// APNs, FCM and Google's OAuth endpoint for an end-to-end test: a
@@ -15,41 +13,29 @@ final class DirectPushLab: Sendable {
     static let teamID = "TEAM123456"
 
     let keys: PushLabKeys
-    let sink: PushSink
-    let port: Int
+    let lab: LabSink
     let serviceAccount: String
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
+    var sink: PushSink { lab.sink }
+    var port: Int { lab.port }
 
-    private init(keys: PushLabKeys, sink: PushSink, port: Int, serviceAccount: String, group: ServiceGroup,
-                 task: Task<Void, any Error>) {
+    private init(keys: PushLabKeys, lab: LabSink, serviceAccount: String) {
         self.keys = keys
-        self.sink = sink
-        self.port = port
+        self.lab = lab
         self.serviceAccount = serviceAccount
-        self.group = group
-        self.task = task
     }
 
     /// `expireProviderTokens`: the first N good APNs requests are answered 403 ExpiredProviderToken.
     static func start(expireProviderTokens: Int = 0) async throws -> DirectPushLab {
         let keys = try PushLabKeys()
-        let logger = Logger(label: "direct-push-lab")
         let settings = PushSinkSettings(
             port: 0, tls: PushSinkTLSFiles(certificate: keys.serverCertificate, key: keys.serverKey),
             apns: PushSinkAPNsSettings(keyPEM: try keys.text(keys.apnsKey), keyID: keyID, teamID: teamID,
                                        expireProviderTokens: expireProviderTokens),
             fcm: PushSinkFCMSettings(project: PushLabKeys.projectID, keyPEM: try keys.text(keys.serviceAccountKey),
                                      clientEmail: PushLabKeys.clientEmail))
-        let sink = PushSink(settings: settings, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [.init(service: sink)], logger: logger))
-        let task = Task { try await group.run() }
-        guard let port = await sink.boundPort else {
-            await group.triggerGracefulShutdown()
-            throw NSError(domain: "DirectPushLab", code: 1, userInfo: [NSLocalizedDescriptionKey: "push sink did not listen"])
-        }
-        let account = try keys.serviceAccount(tokenURI: "https://127.0.0.1:\(port)/token")
-        return DirectPushLab(keys: keys, sink: sink, port: port, serviceAccount: account, group: group, task: task)
+        let lab = try await LabSink.start(settings, label: "direct-push-lab")
+        let account = try keys.serviceAccount(tokenURI: "https://127.0.0.1:\(lab.port)/token")
+        return DirectPushLab(keys: keys, lab: lab, serviceAccount: account)
     }
 
     var url: String { "https://127.0.0.1:\(port)" }
@@ -84,38 +70,17 @@ final class DirectPushLab: Sendable {
         """
     }
 
-    /// Shuts the sink down; a client that keeps its connection open past
-    /// two seconds is cut off.
     func stop() async {
-        await group.triggerGracefulShutdown()
-        let task = self.task
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(2))
-            task.cancel()
-        }
-        _ = try? await task.value
-        watchdog.cancel()
+        await lab.stop()
         keys.remove()
     }
 
-    /// Every record of `provider` (and `token`, when given), as JSON objects.
     func records(_ provider: String, token: String? = nil) -> [[String: Any]] {
-        let encoder = PushSinkRecord.jsonEncoder()
-        return sink.records().filter { $0.provider == provider && (token == nil || $0.token == token) }.compactMap {
-            guard let data = try? encoder.encode($0) else { return nil }
-            return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        }
+        lab.records(provider, token: token)
     }
 
-    /// Waits until `count` records of `provider` for `token` have arrived.
     func waitForRecords(_ provider: String, token: String? = nil, count: Int = 1,
                         timeout: Duration = .seconds(10)) async -> [[String: Any]] {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let found = records(provider, token: token)
-            if found.count >= count { return found }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return records(provider, token: token)
+        await lab.waitForRecords(provider, token: token, count: count, timeout: timeout)
     }
 }
