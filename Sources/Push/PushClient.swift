@@ -39,12 +39,10 @@ public final class PushClient: Service, PushSender, PushHTTPPerformer, Sendable 
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                     let thread = Thread { [settings, queue, logger, reporter] in
-                        // On Linux a name set before `start()` does not reach the thread.
-                        Thread.current.name = "push-http"
+                        ThreadName.set("push-http")
                         let loop = PushTransferLoop(settings: settings, queue: queue, logger: logger, reporter: reporter)
                         continuation.resume(returning: loop.run())
                     }
-                    thread.name = "push-http"
                     thread.start()
                 }
             } onCancel: {

@@ -13,7 +13,7 @@ struct ProbeProvider: PushProvider {
     let log = ProbeLog()
 
     func request(for message: PushMessage, at now: Date) -> PushRequestPlan {
-        log.requestBuilt(onThread: Thread.current.name)
+        log.requestBuilt(onThread: ThreadName.current)
         let body = try? JSONSerialization.data(withJSONObject: ["DeviceToken": message.deviceToken])
         return .send(PushHTTPRequest(url: url, method: method, headers: headers, body: body ?? Data()))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// Collects results that completions report from the writer thread.
 ///
@@ -16,7 +17,7 @@ final class CompletionLog: @unchecked Sendable {
     private var entries: [Entry] = []
 
     func append(_ label: String, _ result: Result<Void, Error>) {
-        let name = Thread.current.name
+        let name = ThreadName.current
         lock.lock()
         defer { lock.unlock() }
         switch result {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Model
 
 /// A queue and the one named thread that drains it in batches: callers
 /// never wait for the disk, and the thread writes everything queued while
@@ -61,11 +62,9 @@ final class BatchingWriter<Queue: PendingWrites>: @unchecked Sendable {
         guard !already else { return }
         let name = threadName
         let thread = Thread { [self] in
-            // On Linux a name set before `start()` does not reach the thread.
-            Thread.current.name = name
+            ThreadName.set(name)
             self.run()
         }
-        thread.name = name
         condition.lock()
         guard !started else {
             condition.unlock()
