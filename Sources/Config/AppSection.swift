@@ -38,6 +38,10 @@ public struct AppSection: Sendable, Hashable {
     /// `sound`: the sound of this app's pushes instead of `[push] sound`;
     /// "" = none; nil = `[push] sound`.
     public var sound: String?
+    /// `pn_param`: the `pn-param` value the app's RFC 8599 phones send in
+    /// their REGISTER; nil = the default (APNs: `TEAMID.BUNDLE_ID`; FCM: the
+    /// service account's project id).
+    public var pnParam: String?
 
     public init(name: String, appID: String, provider: AppProvider, format: AppPayloadFormat,
                 template: String? = nil, templateFile: String? = nil, keyFile: String? = nil, keyID: String? = nil,

@@ -107,6 +107,8 @@ struct ConfigBuilder {
         section.defaultExpires = try integer(key("registrar", "default_expires")) ?? defaults.defaultExpires
         section.maxBindingsPerAOR = try integer(key("registrar", "max_bindings_per_aor")) ?? defaults.maxBindingsPerAOR
         section.keepaliveInterval = try integer(key("registrar", "keepalive_interval")) ?? defaults.keepaliveInterval
+        section.pnRefreshBefore = try integer(key("registrar", "pn_refresh_before")) ?? defaults.pnRefreshBefore
+        section.pnRefreshRetries = try integer(key("registrar", "pn_refresh_retries")) ?? defaults.pnRefreshRetries
         guard section.maxExpires >= section.minExpires else {
             throw invalid(key("registrar", "max_expires"),
                           "\(section.maxExpires) is less than min_expires (\(section.minExpires))")
@@ -376,6 +378,19 @@ struct ConfigBuilder {
                                "'\(sound)' is not a sound name (at most 255 characters, no control characters; \"\" = none)")
             }
             section.sound = sound
+        }
+
+        if let pnParam = text("pn_param") {
+            guard provider != .acrobits else {
+                throw appError(app, "pn_param", .invalidValue,
+                               "is a setting of apns and fcm apps: RFC 8599 phones are pushed with the operator's own credentials")
+            }
+            guard (1...256).contains(pnParam.count),
+                  pnParam.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0.asciiValue! >= 32 && !";<>\"?,".contains($0) }) else {
+                throw appError(app, "pn_param", .invalidValue,
+                               "'\(pnParam)' is not a pn-param value (1 to 256 characters, no spaces or ; < > \" ? ,)")
+            }
+            section.pnParam = pnParam
         }
 
         switch provider {

@@ -18,6 +18,8 @@ enum ConfigSchema {
         ConfigKey(section: "registrar", name: "default_expires", kind: .integer(1...604_800)),
         ConfigKey(section: "registrar", name: "max_bindings_per_aor", kind: .integer(1...1000)),
         ConfigKey(section: "registrar", name: "keepalive_interval", kind: .integer(0...3600)),
+        ConfigKey(section: "registrar", name: "pn_refresh_before", kind: .integer(0...86400)),
+        ConfigKey(section: "registrar", name: "pn_refresh_retries", kind: .integer(0...5)),
 
         ConfigKey(section: "auth", name: "enabled", kind: .boolean),
         ConfigKey(section: "auth", name: "realm", kind: .string),
@@ -83,6 +85,7 @@ enum ConfigSchema {
         "missed_notification": .boolean, "missed_title": .string, "missed_body": .string, "missed_category": .string,
         "answered_elsewhere_notification": .boolean, "answered_elsewhere_title": .string,
         "answered_elsewhere_body": .string, "answered_elsewhere_category": .string, "sound": .string,
+        "pn_param": .string,
     ]
 
     /// Section names in file order.

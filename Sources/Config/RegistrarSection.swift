@@ -10,12 +10,22 @@ public struct RegistrarSection: Sendable, Hashable {
     public var maxBindingsPerAOR: Int
     /// Seconds between OPTIONS keep-alives to each binding (0 = none).
     public var keepaliveInterval: Int
+    /// RFC 8599: seconds before a push-capable binding expires that its
+    /// binding-refresh push is sent (advertised as `+sip.pnsreg`); 0 = none
+    /// (0...86400).
+    public var pnRefreshBefore: Int
+    /// RFC 8599: refresh pushes sent again when the phone does not
+    /// re-register after one (0...5).
+    public var pnRefreshRetries: Int
 
-    public init(minExpires: Int = 60, maxExpires: Int = 3600, defaultExpires: Int = 3600, maxBindingsPerAOR: Int = 10, keepaliveInterval: Int = 0) {
+    public init(minExpires: Int = 60, maxExpires: Int = 3600, defaultExpires: Int = 3600, maxBindingsPerAOR: Int = 10,
+                keepaliveInterval: Int = 0, pnRefreshBefore: Int = 120, pnRefreshRetries: Int = 2) {
         self.minExpires = minExpires
         self.maxExpires = maxExpires
         self.defaultExpires = defaultExpires
         self.maxBindingsPerAOR = maxBindingsPerAOR
         self.keepaliveInterval = keepaliveInterval
+        self.pnRefreshBefore = pnRefreshBefore
+        self.pnRefreshRetries = pnRefreshRetries
     }
 }

@@ -100,11 +100,14 @@ public struct PushTarget: Sendable, Equatable {
 }
 
 extension PushTarget {
-    /// Whether `binding` is this device: its Contact carries one of this
-    /// tuple's tokens as `pn-prid` or `pn-tok` (RFC 8599 push parameters).
+    /// Whether `binding` is this device: the tuple was made by the device's
+    /// RFC 8599 REGISTER with its `+sip.instance` as selector, or its Contact
+    /// carries one of this tuple's tokens as `pn-prid` (alone, or as a part
+    /// of Linphone's `VOIP:voip&ALERT:remote`) or `pn-tok`.
     public func isDevice(of binding: Binding) -> Bool {
         // The backend is no device: a binding never carries its account as a token.
         guard !isWebhook else { return false }
+        if let instance = binding.instanceID, !instance.isEmpty, selector == instance { return true }
         for parameter in binding.contact.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
             guard pair.count == 2 else { continue }
@@ -112,6 +115,10 @@ extension PushTarget {
             guard name == "pn-prid" || name == "pn-tok" else { continue }
             let value = String(pair[1]).trimmingCharacters(in: CharacterSet(charactersIn: " >\""))
             if hasToken(value) { return true }
+            for part in value.split(separator: "&") {
+                let token = part.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+                if !token.isEmpty, hasToken(token) { return true }
+            }
         }
         return false
     }

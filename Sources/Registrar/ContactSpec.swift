@@ -13,13 +13,17 @@ public struct ContactSpec: Sendable, Equatable {
     public var instanceID: String?
     /// `reg-id` (RFC 5626 §4.2).
     public var regID: Int?
+    /// The RFC 8599 push parameters of the Contact URI, when it has `pn-provider`.
+    public var push: SIPPushParameters?
 
-    public init(uri: String, expires: Int? = nil, q: Int? = nil, instanceID: String? = nil, regID: Int? = nil) {
+    public init(uri: String, expires: Int? = nil, q: Int? = nil, instanceID: String? = nil, regID: Int? = nil,
+                push: SIPPushParameters? = nil) {
         self.uri = uri
         self.expires = expires
         self.q = q
         self.instanceID = instanceID
         self.regID = regID
+        self.push = push
     }
 
     /// The identity of the binding this contact refers to within its AOR.

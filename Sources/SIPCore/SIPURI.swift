@@ -33,10 +33,12 @@ public struct SIPURI: Sendable, Hashable, CustomStringConvertible {
         self.init(UnsafePointer(url))
     }
 
-    /// Value of a URI parameter such as `transport`, or nil.
+    /// Value of a URI parameter such as `transport`, or nil. A value can be
+    /// as long as the parameters themselves (an RFC 8599 `pn-prid` is a push
+    /// token of a few hundred characters).
     public func parameter(_ name: String) -> String? {
         guard let parameters else { return nil }
-        var buffer = [CChar](repeating: 0, count: 256)
+        var buffer = [CChar](repeating: 0, count: parameters.utf8.count + 1)
         let length = url_param(parameters, name, &buffer, isize_t(buffer.count))
         guard length > 0 else { return nil }
         return String(cString: buffer)

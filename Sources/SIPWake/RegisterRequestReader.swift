@@ -19,7 +19,7 @@ enum RegisterRequestReader {
         var specs: [ContactSpec] = []
         for contact in contacts where !contact.isWildcard {
             guard let uri = contact.uri else { continue }
-            var spec = ContactSpec(uri: uri.description)
+            var spec = ContactSpec(uri: uri.description, push: uri.pushParameters)
             if let expires = contact.expires {
                 guard let value = Int(expires), value >= 0 else {
                     return .failure(Rejection(status: 400, phrase: "Bad Contact expires"))

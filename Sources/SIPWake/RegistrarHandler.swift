@@ -30,6 +30,9 @@ final class RegistrarHandler {
     /// forking proxy forks to devices that register during a call), with the
     /// REGISTER that caused it, nil for expiry.
     var onBindingsChanged: (([BindingChange], IncomingRequest?) -> Void)?
+    /// RFC 8599: the push targets REGISTERs name, `555` for unknown services,
+    /// binding-refresh pushes. Every `pn-provider` is answered 555 without it.
+    var pns: PNSRegistrations?
 
     private var pending: [UInt64: PendingRegister] = [:]
     private var nextToken: UInt64 = 1
@@ -43,6 +46,7 @@ final class RegistrarHandler {
         var changes: [BindingChange]
         var wantsOutbound: Bool
         var started: ContinuousClock.Instant
+        var pnsWork: [PNSWork] = []
     }
 
     init(settings: RegistrarSettings, authenticator: SIPAuthenticator, writer: any BindingJournal, logger: Logger,
@@ -144,12 +148,25 @@ final class RegistrarHandler {
     func bindings(of aor: String) -> [Binding] { table.bindings(of: aor, now: clock()) }
 
     private func register(_ request: IncomingRequest, aor: String) {
-        let registerRequest: RegisterRequest
+        var registerRequest: RegisterRequest
         switch RegisterRequestReader.read(request.message, aor: aor, source: request.source) {
         case .success(let r): registerRequest = r
         case .failure(let rejection): return reject(request, rejection.status, rejection.phrase)
         }
         let now = clock()
+        var pnsWork: [PNSWork] = []
+        if let pns {
+            switch pns.check(registerRequest, current: table.bindings(of: aor, now: now), policy: settings.policy, now: now) {
+            case .reject(let reason):
+                pns.refused(reason, aor: aor)
+                return rejectUnsupportedPush(request, featureCaps: pns.unsupportedFeatureCaps)
+            case .accept(let checked, let work):
+                registerRequest = checked
+                pnsWork = work
+            }
+        } else if registerRequest.contacts.contains(where: { $0.push != nil }) {
+            return rejectUnsupportedPush(request, featureCaps: nil)
+        }
         switch table.register(registerRequest, policy: settings.policy, now: now) {
         case .rejected(let status, let reason, let minExpires):
             metrics.rejected.increment()
@@ -163,7 +180,7 @@ final class RegistrarHandler {
             if !changes.isEmpty { onBindingsChanged?(changes, request) }
             let wantsOutbound = registerRequest.contacts.contains { $0.instanceID != nil && $0.regID != nil }
                 && request.message.supported.contains { $0.lowercased() == "outbound" }
-            if changes.isEmpty {
+            if changes.isEmpty && pnsWork.isEmpty {
                 metrics.accepted.increment()
                 replyOK(request, bindings: bindings, wantsOutbound: wantsOutbound, now: now)
                 return
@@ -172,7 +189,8 @@ final class RegistrarHandler {
             // Answered in `committed`, once the change is on disk; until then
             // the request's transaction absorbs its retransmissions.
             let token = park(PendingRegister(request: request, aor: aor, bindings: bindings, changes: changes,
-                                             wantsOutbound: wantsOutbound, started: .now))
+                                             wantsOutbound: wantsOutbound, started: .now, pnsWork: pnsWork))
+            if changes.isEmpty { return committed(token, failure: nil) }
             let resume = self.resume
             writer.submit(changes) { result in
                 let failure = (try? result.get()) == nil ? "\(result)" : nil
@@ -191,7 +209,7 @@ final class RegistrarHandler {
     /// The binding change is on disk (or failed to get there).
     private func committed(_ token: UInt64, failure: String?) {
         guard let parked = pending.removeValue(forKey: token) else { return }
-        metrics.commitLatency.record(duration: ContinuousClock.now - parked.started)
+        if !parked.changes.isEmpty { metrics.commitLatency.record(duration: ContinuousClock.now - parked.started) }
         if let failure {
             // Undo in memory what could not be made durable, and say so.
             let inverse = Self.inverse(of: parked.changes)
@@ -203,16 +221,56 @@ final class RegistrarHandler {
             parked.request.reply(500, "Binding Not Stored", tags: SofiaTagList().header("Retry-After", "5"))
             return
         }
+        if let pns, !parked.pnsWork.isEmpty {
+            // The push targets are stored next; the 200 OK waits for them.
+            pending[token] = parked
+            let resume = self.resume
+            pns.store(aor: parked.aor, work: parked.pnsWork, now: clock()) { result in
+                resume { handler in handler.pushTargetsStored(token, result) }
+            }
+            return
+        }
+        accept(parked, featureCaps: nil)
+    }
+
+    /// The REGISTER's push targets are stored, or could not be: then the
+    /// binding change is undone (in memory and on disk) and the phone is told
+    /// to try again, so that no binding is left without the push target it named.
+    private func pushTargetsStored(_ token: UInt64, _ result: Result<[String: DeviceTuple], any Error>) {
+        guard let parked = pending.removeValue(forKey: token), let pns else { return }
+        switch result {
+        case .success(let tuples):
+            accept(parked, featureCaps: pns.stored(aor: parked.aor, work: parked.pnsWork, tuples: tuples, now: clock()))
+        case .failure:
+            let inverse = Self.inverse(of: parked.changes)
+            table.apply(inverse)
+            track(inverse)
+            if !inverse.isEmpty { onBindingsChanged?(inverse, nil) }
+            let logger = self.logger
+            let failed = metrics.persistFailed
+            failed.increment()
+            writer.submit(inverse) { result in
+                if case .failure(let error) = result {
+                    logger.warning("binding of a refused push target not removed from disk", metadata: ["error": "\(error)"])
+                }
+            }
+            parked.request.reply(500, "Push Target Not Stored", tags: SofiaTagList().header("Retry-After", "5"))
+        }
+    }
+
+    private func accept(_ parked: PendingRegister, featureCaps: String?) {
         metrics.accepted.increment()
         logger.debug("register accepted", metadata: [
             "sip.aor": "\(parked.aor)", "sip.call_id": "\(parked.request.message.callID ?? "")",
             "bindings.count": "\(parked.bindings.count)",
             "client.address": "\(parked.request.source.host)", "client.port": "\(parked.request.source.port)",
             "client.transport": "\(parked.request.source.transport.rawValue)"])
-        replyOK(parked.request, bindings: parked.bindings, wantsOutbound: parked.wantsOutbound, now: clock())
+        replyOK(parked.request, bindings: parked.bindings, wantsOutbound: parked.wantsOutbound, now: clock(),
+                featureCaps: featureCaps)
     }
 
-    private func replyOK(_ request: IncomingRequest, bindings: [Binding], wantsOutbound: Bool, now: Date) {
+    private func replyOK(_ request: IncomingRequest, bindings: [Binding], wantsOutbound: Bool, now: Date,
+                         featureCaps: String? = nil) {
         let tags = SofiaTagList()
         if !bindings.isEmpty {
             tags.contact(bindings.map { Self.contactValue($0, now: now) }.joined(separator: ", "))
@@ -220,8 +278,18 @@ final class RegistrarHandler {
         for path in request.message.path { tags.header("Path", path) }
         tags.header("Supported", "path, outbound")
         if wantsOutbound { tags.header("Require", "outbound") }
+        if let featureCaps { tags.header("Feature-Caps", featureCaps) }
         tags.header("Date", Self.httpDate(now))
         request.reply(200, "OK", tags: tags)
+    }
+
+    /// RFC 8599 §5: the Contact names a push service (or an app of it) that
+    /// sipwake cannot push to. `featureCaps` lists the services it can.
+    private func rejectUnsupportedPush(_ request: IncomingRequest, featureCaps: String?) {
+        metrics.rejected.increment()
+        let tags = SofiaTagList()
+        if let featureCaps { tags.header("Feature-Caps", featureCaps) }
+        request.reply(555, "Push Notification Service Not Supported", tags: tags)
     }
 
     private func reject(_ request: IncomingRequest, _ status: Int, _ phrase: String) {
@@ -240,6 +308,7 @@ final class RegistrarHandler {
         guard !changes.isEmpty else { return }
         track(changes)
         onBindingsChanged?(changes, nil)
+        pns?.bindingsChanged(changes)
         metrics.expired.increment(by: changes.count)
         metrics.bindings.record(table.count)
         let logger = self.logger

@@ -22,6 +22,9 @@ struct RegistrarSettings: Sendable {
     var edgeProxies: [TrustedPeer]
     var maxUnauthenticatedPerSource: Int
     var maxStatelessPerSecond: Int
+    /// RFC 8599 binding-refresh pushes: seconds before expiry, and retries.
+    var pnRefreshBefore: Int
+    var pnRefreshRetries: Int
 
     init(config: SipwakeConfig, nonceSecret: [UInt8]) {
         domains = Set(config.sip.domains.map { $0.lowercased() })
@@ -44,6 +47,8 @@ struct RegistrarSettings: Sendable {
         edgeProxies = config.sip.edgeProxies
         maxUnauthenticatedPerSource = config.sip.maxUnauthenticatedPerSource
         maxStatelessPerSecond = config.sip.maxStatelessPerSecond
+        pnRefreshBefore = config.registrar.pnRefreshBefore
+        pnRefreshRetries = config.registrar.pnRefreshRetries
     }
 
     func isEdgeProxy(_ address: String) -> Bool {

@@ -37,14 +37,17 @@ actor SIPServer: SIPRequestHandler {
     private let tuples: any TupleRepository
     private let records: (any CallRecordSink)?
     private let push: PushClient?
+    private let pnsDirectory: PNSDirectory
     private var keepalive: BindingKeepalive?
 
     static let allowedMethods = "REGISTER, OPTIONS, INVITE, ACK, CANCEL, BYE, UPDATE, INFO, PRACK, MESSAGE"
 
     init(loop: SIPLoop, listeners: [SIPListener], options: SIPAgentOptions, settings: RegistrarSettings,
          writer: any BindingJournal, directory: UserDirectory, callSettings: CallProxySettings,
-         tuples: any TupleRepository, records: (any CallRecordSink)?, push: PushClient?, logger: Logger,
+         tuples: any TupleRepository, records: (any CallRecordSink)?, push: PushClient?,
+         pnsDirectory: PNSDirectory = PNSDirectory(apps: [], gateway: true), logger: Logger,
          metrics: any MetricsFactory, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.pnsDirectory = pnsDirectory
         self.callSettings = callSettings
         self.tuples = tuples
         self.records = records
@@ -103,6 +106,16 @@ actor SIPServer: SIPRequestHandler {
             calls?.bindingsChanged(changes, receivedAt: request?.receivedAt)
         }
         self.calls = calls
+        registrar.pns = PNSRegistrations(
+            directory: pnsDirectory, refreshBefore: settings.pnRefreshBefore, refreshRetries: settings.pnRefreshRetries,
+            tuples: calls.tupleWork, sender: push, logger: logger, metrics: metrics, clock: clock,
+            resume: { [loop, weak self] body in
+                loop.execute { [weak self] in
+                    self?.assumeIsolated { server in
+                        if let pns = server.registrar?.pns { body(pns) }
+                    }
+                }
+            })
         let dialogs = DialogRouter(settings: callSettings, logger: logger, metrics: metrics)
         self.dialogs = dialogs
         let messages = MessageRelay(logger: logger, metrics: metrics)
@@ -214,6 +227,7 @@ actor SIPServer: SIPRequestHandler {
 
     private func tick() {
         registrar?.expire()
+        registrar?.pns?.tick()
         calls?.tick()
         guard let registrar, let agent else { return }
         keepalive?.tick(bindings: registrar.table.allBindings(), agent: agent)

@@ -19,6 +19,7 @@ public struct SIPService: Service {
     private let bindingJournal: any BindingJournal
     private let callRecords: (any CallRecordSink)?
     private let push: PushClient?
+    private let pnsDirectory: PNSDirectory
     private let logger: Logger
     private let metrics: any MetricsFactory
     private let ready: (@Sendable () -> Void)?
@@ -29,8 +30,10 @@ public struct SIPService: Service {
     /// client, nil when pushes are off; `metrics` is where the registrar,
     /// authentication and flood counters go.
     public init(config: SipwakeConfig, stores: Stores, bindingJournal: any BindingJournal,
-                callRecords: (any CallRecordSink)?, push: PushClient? = nil, logger: Logger,
+                callRecords: (any CallRecordSink)?, push: PushClient? = nil,
+                pnsDirectory: PNSDirectory = PNSDirectory(apps: [], gateway: true), logger: Logger,
                 metrics: any MetricsFactory, ready: (@Sendable () -> Void)? = nil) {
+        self.pnsDirectory = pnsDirectory
         self.config = config
         self.metrics = metrics
         self.stores = stores
@@ -80,7 +83,7 @@ public struct SIPService: Service {
             options: SIPAgentOptions(maxMessageSize: config.sip.maxMessageSize),
             settings: settings, writer: writer, directory: UserDirectory(store: userStore),
             callSettings: callSettings, tuples: stores.tuples, records: records, push: push,
-            logger: logger, metrics: metrics)
+            pnsDirectory: pnsDirectory, logger: logger, metrics: metrics)
         do {
             try await server.start(bindings: bindings, users: users, usersVersion: usersVersion)
         } catch {

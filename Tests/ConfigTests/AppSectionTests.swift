@@ -115,6 +115,25 @@ import Config
         }
     }
 
+    @Test func pnParamIsReadForDirectAppsAndRefusedWhereItCannotApply() throws {
+        let config = try load(Self.apns + "\npn_param = \"DEF123GHIJ.com.example.other\"\n" + Self.fcm
+                              + "\npn_param = \"929724111839\"\n").get()
+        #expect(config.apps.map(\.pnParam) == ["DEF123GHIJ.com.example.other", "929724111839"])
+        #expect(try load(Self.apns).get().apps.first?.pnParam == nil, "the default is derived, not stored")
+        let spaced = try error(Self.fcm + "\npn_param = \"92972 4111839\"\n")
+        #expect(spaced.key == "apps.phone-android.pn_param")
+        let semicolon = try error(Self.fcm + "\npn_param = \"a;b\"\n")
+        #expect(semicolon.key == "apps.phone-android.pn_param")
+        let gateway = try error("""
+            [apps.acro]
+            app_id = "cz.acrobits.softphone"
+            provider = "acrobits"
+            pn_param = "x"
+            """)
+        #expect(gateway.key == "apps.acro.pn_param")
+        #expect(gateway.message.contains("is a setting of apns and fcm apps"))
+    }
+
     @Test func anotherProvidersSettingIsRefused() throws {
         let error = try error(Self.fcm + "\nkey_id = \"ABC123DEFG\"\n")
         #expect(error.key == "apps.phone-android.key_id")

@@ -21,6 +21,8 @@ import Config
         #expect(defaults.tls == TLSSection(certificate: "", key: ""))
         #expect(!defaults.tls.isConfigured)
         #expect(defaults.registrar == RegistrarSection(minExpires: 60, maxExpires: 3600, defaultExpires: 3600, maxBindingsPerAOR: 10))
+        #expect(defaults.registrar.pnRefreshBefore == 120)
+        #expect(defaults.registrar.pnRefreshRetries == 2)
         #expect(defaults.auth.enabled)
         #expect(defaults.auth.realm == "")
         #expect(defaults.auth.effectiveRealm == "localhost")
@@ -64,6 +66,8 @@ import Config
             default_expires = 1
             max_bindings_per_aor = 1000
             keepalive_interval = 3600
+            pn_refresh_before = 86400
+            pn_refresh_retries = 5
 
             [auth]
             enabled = false
@@ -84,7 +88,8 @@ import Config
         #expect(config.sip.domains == ["example.com", "[2001:db8::1]"])
         #expect(config.sip.maxMessageSize == 1024)
         #expect(config.sip.publicHost == "sip.example.com")
-        #expect(config.registrar == RegistrarSection(minExpires: 1, maxExpires: 86400, defaultExpires: 1, maxBindingsPerAOR: 1000, keepaliveInterval: 3600))
+        #expect(config.registrar == RegistrarSection(minExpires: 1, maxExpires: 86400, defaultExpires: 1, maxBindingsPerAOR: 1000,
+                                                     keepaliveInterval: 3600, pnRefreshBefore: 86400, pnRefreshRetries: 5))
         #expect(config.auth.enabled == false)
         #expect(config.auth.algorithms == ["MD5", "SHA-256"])
         #expect(config.auth.nonceLifetime == 86400)

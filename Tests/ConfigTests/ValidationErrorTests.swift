@@ -30,6 +30,8 @@ import Testing
                        kind: .invalidValue, key: "tuples.stale_after_days", mentions: "4000 is out of range (0...3650)", line: 2),
         ValidationCase(name: "keep-alive too rare", toml: "[registrar]\nkeepalive_interval = 3601",
                        kind: .invalidValue, key: "registrar.keepalive_interval", mentions: "3601 is out of range (0...3600)", line: 2),
+        ValidationCase(name: "refresh retries too many", toml: "[registrar]\npn_refresh_retries = 6",
+                       kind: .invalidValue, key: "registrar.pn_refresh_retries", mentions: "6 is out of range (0...5)", line: 2),
         ValidationCase(name: "too many bindings", toml: "[registrar]\nmax_bindings_per_aor = 1001",
                        kind: .invalidValue, key: "registrar.max_bindings_per_aor", mentions: "1001 is out of range (1...1000)", line: 2),
         ValidationCase(name: "nonce lifetime too short", toml: "[auth]\nnonce_lifetime = 5",

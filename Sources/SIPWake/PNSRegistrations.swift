@@ -1,0 +1,286 @@
+import Foundation
+import Logging
+import Metrics
+import Model
+import Ports
+import Registrar
+import SIPCore
+
+/// RFC 8599 in the registrar: a REGISTER whose Contact carries `pn-provider`,
+/// `pn-prid` and `pn-param` makes that device a push target of its user (a
+/// device tuple, which every call to the user pushes, and which outlives the
+/// binding until the device unregisters or its token is gone); an unknown
+/// service is answered 555; the 200 OK says what is supported in
+/// `Feature-Caps`; before the binding expires the device gets a
+/// binding-refresh push, sent again when the phone does not re-register.
+///
+/// Owned by the registrar, used on the SIP loop only; the tuple writes run
+/// on the device-tuple queue and their results come back through the
+/// registrar's `resume`.
+final class PNSRegistrations {
+    private let directory: PNSDirectory
+    private var schedule: BindingRefreshSchedule
+    private let tuples: DeviceTupleQueue
+    private let sender: (any PushSender)?
+    private let logger: Logger
+    private let metrics: PNSMetrics
+    private let clock: @Sendable () -> Date
+    /// Runs a closure back on the SIP loop.
+    private let resume: @Sendable (@escaping @Sendable (PNSRegistrations) -> Void) -> Void
+    private var targets: [BindingRefreshKey: PNSRefreshTarget] = [:]
+
+    /// How long a binding-refresh push is worth delivering.
+    static let refreshPushLifetime: TimeInterval = 60
+
+    init(directory: PNSDirectory, refreshBefore: Int, refreshRetries: Int, tuples: DeviceTupleQueue,
+         sender: (any PushSender)?, logger: Logger, metrics: any MetricsFactory, clock: @escaping @Sendable () -> Date,
+         resume: @escaping @Sendable (@escaping @Sendable (PNSRegistrations) -> Void) -> Void) {
+        self.directory = directory
+        self.schedule = BindingRefreshSchedule(before: TimeInterval(refreshBefore), retries: refreshRetries)
+        self.tuples = tuples
+        self.sender = sender
+        self.logger = logger
+        self.metrics = PNSMetrics(factory: metrics)
+        self.clock = clock
+        self.resume = resume
+    }
+
+    /// The devices with a refresh schedule.
+    var deviceCount: Int { schedule.count }
+
+    // MARK: REGISTER
+
+    /// What a REGISTER asks of the push targets, or why it is refused (555).
+    /// `current` are the AOR's live bindings: a device without
+    /// `+sip.instance` that registers from a new address with the same
+    /// `pn-prid` is the same device, so its old binding is removed in the
+    /// same request (`request` gets that contact with expires 0).
+    enum Check {
+        case accept(request: RegisterRequest, work: [PNSWork])
+        case reject(reason: String)
+    }
+
+    func check(_ request: RegisterRequest, current: [Binding], policy: RegistrarPolicy, now: Date) -> Check {
+        var work: [PNSWork] = []
+        if request.isWildcard {
+            // `Contact: *` removes every binding, and with them the push targets.
+            for binding in current {
+                if let selector = Self.selector(of: binding) { work.append(.remove(selector: selector)) }
+            }
+            return .accept(request: request, work: work)
+        }
+        var request = request
+        var replaced: [ContactSpec] = []
+        for contact in request.contacts {
+            guard let push = contact.push else { continue }
+            let interval = min(contact.expires ?? request.expiresHeader ?? policy.defaultExpires, policy.maxExpires)
+            switch directory.resolve(push) {
+            case .unsupported(let reason):
+                return .reject(reason: reason)
+            case .reported:
+                continue
+            case .noDevice:
+                work.append(.query(pns: push.provider))
+            case .device(let device):
+                guard let selector = push.selector(instanceID: contact.instanceID) else { continue }
+                if interval <= 0 {
+                    work.append(.remove(selector: selector))
+                    continue
+                }
+                work.append(.store(selector: selector, device: device, push: push,
+                                   expiresAt: now.addingTimeInterval(TimeInterval(interval))))
+                guard contact.instanceID == nil else { continue }
+                for binding in current where binding.instanceID == nil && binding.key != contact.key
+                    && Self.selector(of: binding) == selector {
+                    replaced.append(ContactSpec(uri: binding.contact, expires: 0))
+                }
+            }
+        }
+        request.contacts.append(contentsOf: replaced.filter { spec in !request.contacts.contains { $0.key == spec.key } })
+        return .accept(request: request, work: work)
+    }
+
+    /// `Feature-Caps` of a 555: the services sipwake supports (RFC 6809 list).
+    var unsupportedFeatureCaps: String? {
+        let services = directory.services
+        return services.isEmpty ? nil : "*;+sip.pns=\"\(services.joined(separator: ","))\""
+    }
+
+    /// Counts and logs a REGISTER refused with 555.
+    func refused(_ reason: String, aor: String) {
+        metrics.unsupported.increment()
+        logger.warning("register refused: push service not supported", metadata: [
+            "sip.aor": "\(aor)", "pns.reason": "\(reason)"])
+    }
+
+    /// Stores the push targets `work` names, off the loop; `completion` is
+    /// called there with the tuple of each stored selector, or the error.
+    /// A user who is not in the database (authentication is off) gets no
+    /// push target: that is no error, the tuple is missing. A device whose
+    /// app already reported a tuple with this token (through the reporter or
+    /// the admin API) keeps that tuple, which knows more (both its tokens,
+    /// the account's selector): the REGISTER only pairs with it.
+    func store(aor: String, work: [PNSWork], now: Date,
+               completion: @escaping @Sendable (Result<[String: DeviceTuple], any Error>) -> Void) {
+        let logger = self.logger
+        let failed = metrics.storeFailed
+        tuples.write { store in
+            var tuples: [String: DeviceTuple] = [:]
+            do {
+                for item in work {
+                    switch item {
+                    case .store(let selector, let device, _, _):
+                        let reported = try store.list(username: aor, limit: 1000, offset: 0).first {
+                            $0.selector != selector && ($0.tokenCalls == device.tokenCalls || $0.tokenOther == device.tokenCalls)
+                        }
+                        if let reported {
+                            tuples[selector] = reported
+                            continue
+                        }
+                        do {
+                            let other = device.tokenOther
+                            let (tuple, _) = try store.report(
+                                username: aor, selector: selector, appIDCalls: device.app.appID,
+                                tokenCalls: device.tokenCalls, appIDOther: other == nil ? nil : device.app.appID,
+                                tokenOther: other, platform: device.platform, provider: device.app.provider, now: now)
+                            tuples[selector] = tuple
+                        } catch StorageError.userNotFound {
+                            failed.increment()
+                            logger.warning("push target not stored: the user is not in the database",
+                                           metadata: ["sip.aor": "\(aor)"])
+                        }
+                    case .remove(let selector):
+                        _ = try store.remove(username: aor, selector: selector)
+                    case .query:
+                        continue
+                    }
+                }
+                completion(.success(tuples))
+            } catch {
+                failed.increment()
+                logger.warning("push target not stored", metadata: ["sip.aor": "\(aor)", "error": "\(error)"])
+                completion(.failure(error))
+            }
+        }
+    }
+
+    /// The REGISTER's push targets are stored (`tuples`, by selector): the
+    /// refresh schedule learns them. Returns the 200 OK's `Feature-Caps`.
+    func stored(aor: String, work: [PNSWork], tuples: [String: DeviceTuple], now: Date) -> String? {
+        var caps: [String] = []
+        for item in work {
+            switch item {
+            case .query(let pns):
+                if caps.isEmpty { caps.append("+sip.pns=\"\(pns)\"") }
+            case .remove(let selector):
+                let key = BindingRefreshKey(aor: aor, selector: selector)
+                schedule.removed(key)
+                targets[key] = nil
+            case .store(let selector, _, let push, let expiresAt):
+                guard let tuple = tuples[selector] else { continue }
+                let key = BindingRefreshKey(aor: aor, selector: selector)
+                if let purr = push.purr, let answered = schedule.device(withPURR: purr) {
+                    metrics.refreshAnswered.increment()
+                    logger.debug("binding refreshed after its push", metadata: [
+                        "sip.aor": "\(aor)", "pns.purr": "\(purr)"])
+                    if answered != key {
+                        // The device came back under another selector (a new token without instance id).
+                        schedule.removed(answered)
+                        targets[answered] = nil
+                    }
+                }
+                // Only a device with a token for it gets refresh pushes (never an iOS VoIP token).
+                let other = tuple.tokenOther.flatMap { $0 == tuple.tokenCalls && tuple.provider == "apns" ? nil : $0 }
+                targets[key] = PNSRefreshTarget(tupleID: tuple.id, provider: tuple.provider,
+                                                appID: tuple.appIDOther ?? tuple.appIDCalls ?? "", token: other)
+                let refreshed = other != nil && schedule.before > 0
+                let purr = schedule.registered(key, expiresAt: expiresAt, now: now, pushes: refreshed) {
+                    UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+                }
+                caps = ["+sip.pns=\"\(push.provider)\""]
+                if refreshed { caps.append("+sip.pnsreg=\"\(Int(schedule.before))\"") }
+                caps.append("+sip.pnspurr=\"\(purr)\"")
+            }
+        }
+        return caps.isEmpty ? nil : "*;" + caps.joined(separator: ";")
+    }
+
+    // MARK: Bindings and time
+
+    /// The registrar expired or removed bindings: an expired push-capable
+    /// binding ends its refresh schedule (its tuple stays a push target).
+    func bindingsChanged(_ changes: [BindingChange]) {
+        for change in changes {
+            guard case .removed(let binding, .expired) = change, let selector = Self.selector(of: binding) else { continue }
+            let key = BindingRefreshKey(aor: binding.aor, selector: selector)
+            if let action = schedule.lapsed(key) { perform(action) }
+        }
+    }
+
+    /// Once a second: the refresh pushes that are due.
+    func tick() {
+        for action in schedule.tick(now: clock()) { perform(action) }
+    }
+
+    private func perform(_ action: BindingRefreshAction) {
+        switch action {
+        case .unanswered(let key, let pushes):
+            metrics.refreshUnanswered.increment()
+            logger.warning("binding expired although refresh pushes were sent", metadata: [
+                "sip.aor": "\(key.aor)", "pns.selector": "\(key.selector)", "pns.pushes": "\(pushes)"])
+        case .push(let key, let purr, let attempt):
+            push(key, purr: purr, attempt: attempt)
+        }
+    }
+
+    private func push(_ key: BindingRefreshKey, purr: String, attempt: Int) {
+        guard let target = targets[key], let token = target.token, let sender else { return }
+        let now = clock()
+        var message = PushMessage(
+            provider: target.provider, event: .bindingRefresh, tupleID: target.tupleID, appID: target.appID,
+            deviceToken: token, selector: key.selector, pairingID: "refresh-\(purr)", callerDisplayName: nil,
+            callerUser: nil, callerDomain: nil, media: nil, badge: nil, sound: nil, sentAt: now,
+            expiresAt: now.addingTimeInterval(Self.refreshPushLifetime), callee: key.aor)
+        message.purr = purr
+        logger.debug("binding refresh push", metadata: [
+            "sip.aor": "\(key.aor)", "pns.selector": "\(key.selector)", "pns.attempt": "\(attempt)"])
+        let resume = self.resume
+        sender.send(message) { result in
+            resume { registrations in registrations.pushAnswered(key, tupleID: target.tupleID, result: result, sentAt: now) }
+        }
+    }
+
+    private func pushAnswered(_ key: BindingRefreshKey, tupleID: Int64, result: PushResult, sentAt: Date) {
+        let logger = self.logger
+        if result.kind == .delivered {
+            metrics.refreshDelivered.increment()
+        } else {
+            metrics.refreshFailed.increment()
+        }
+        let failed = metrics.storeFailed
+        if result.kind == .tokenGone {
+            // The device is gone: no more refreshes, and no more call pushes.
+            schedule.removed(key)
+            targets[key] = nil
+            tuples.write { store in
+                do { _ = try store.delete(id: tupleID) } catch {
+                    failed.increment()
+                    logger.warning("stale push target not deleted", metadata: ["push.tuple_id": "\(tupleID)", "error": "\(error)"])
+                }
+            }
+            return
+        }
+        let now = clock()
+        tuples.write { store in
+            try? store.recordPushResult(id: tupleID, sentAt: sentAt, at: now, status: result.httpStatus, result: result.name)
+        }
+    }
+
+    /// The selector of the push target `binding` keeps, when its Contact
+    /// has RFC 8599 push parameters naming a device.
+    static func selector(of binding: Binding) -> String? {
+        guard binding.contact.contains("pn-"), let uri = SIPURI(parsing: binding.contact),
+              let push = uri.pushParameters else { return nil }
+        return push.selector(instanceID: binding.instanceID)
+    }
+}
