@@ -327,7 +327,8 @@ public struct CallFork: Sendable {
         let id = nextPushID
         nextPushID += 1
         // A webhook attempt is recorded under its event type (`call.mobile_push_wakeup`).
-        let verb = target.isWebhook ? CallWebhookType(event: event, outcome: record.outcome).rawValue : event.recordName
+        let webhookType = target.isWebhook ? CallWebhookType(event: event, outcome: record.outcome) : nil
+        let verb = webhookType?.rawValue ?? event.recordName
         record.pushes.append(CallPushRecord(id: id, tupleID: target.tupleID, selector: target.selector,
                                             verb: verb, attempt: attempt, sentAt: now))
         pushes[id] = PushAttempt(target: target, event: event, attempt: attempt, recordIndex: record.pushes.count - 1)

@@ -3,8 +3,8 @@ import Model
 
 /// One device tuple of the callee, as a push destination: the incoming-call
 /// token pair wakes the app, the other pair carries missed and
-/// answered-elsewhere notifications. A tuple reported with one pair has it
-/// in both.
+/// answered-elsewhere notifications and binding-refresh pushes. A tuple
+/// reported with one pair has it in both.
 ///
 /// Or the customer's backend (``webhook(account:)``): one per call when the
 /// callee's domain has a webhook, reached like a device but with no tuple
@@ -64,7 +64,7 @@ public struct PushTarget: Sendable, Equatable {
     /// else the tuple's only pair; nil when the tuple has neither. An APNs
     /// device's calls token is a VoIP token, which Apple allows for calls
     /// that really ring only: without an other pair (an alert token), that
-    /// device gets no missed or answered-elsewhere push.
+    /// device gets no missed, answered-elsewhere or binding-refresh push.
     public func address(for event: PushEvent) -> (appID: String, token: String)? {
         if !event.usesCallsPair, provider == Self.apnsProvider, otherToken == nil || otherToken == callsToken {
             return nil
@@ -82,7 +82,7 @@ public struct PushTarget: Sendable, Equatable {
     public static let webhookTupleID: Int64 = 0
 
     /// The customer's backend for a call to a user of `account` (the called
-    /// domain, whose webhook it is): every event reaches it, and its
+    /// domain, whose webhook it is): every event of a call reaches it, and its
     /// "token" is the account, which names the endpoint to post to.
     public static func webhook(account: String) -> PushTarget {
         PushTarget(tupleID: webhookTupleID, provider: CallWebhookType.providerName, selector: "webhook",

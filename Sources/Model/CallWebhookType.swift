@@ -20,12 +20,14 @@ public enum CallWebhookType: String, Sendable, Equatable, CaseIterable {
 
     /// The event of a push of `event` for a call that ended with `outcome`
     /// (nil while it is pending): a missed push of a call the caller
-    /// cancelled is `call.cancelled`.
-    public init(event: PushEvent, outcome: CallOutcome?) {
+    /// cancelled is `call.cancelled`. Nil for a binding-refresh push: it
+    /// concerns no call, and the backend never gets one.
+    public init?(event: PushEvent, outcome: CallOutcome?) {
         switch event {
         case .incomingCall: self = .wakeup
         case .answeredElsewhere: self = .answeredElsewhere
         case .missed: self = outcome == .cancelled ? .cancelled : .missed
+        case .bindingRefresh: return nil
         }
     }
 }

@@ -2,7 +2,9 @@ import Foundation
 
 /// One push for one device, whatever provider carries it: which device
 /// (provider, app, token, selector), which call (the pairing id that is also
-/// in the INVITE's `X-Push-ID`), what happened, who calls, and when.
+/// in the INVITE's `X-Push-ID`), what happened, who calls, and when. A
+/// binding-refresh push (``PushEvent/bindingRefresh``) carries no call: its
+/// call fields are not read, and ``purr`` names the registration instead.
 public struct PushMessage: Sendable, Equatable {
     /// The provider that reaches this device (`acrobits`).
     public var provider: String
@@ -37,12 +39,18 @@ public struct PushMessage: Sendable, Equatable {
     public var callOutcome: CallOutcome?
     /// The number or user the caller dialled (the INVITE's To user); nil when unknown.
     public var calledNumber: String?
+    /// For a binding-refresh push: the PRID-URR (RFC 8599 `pn-purr`) sipwake
+    /// gave the registration in `+sip.pnspurr`, which the phone puts back in
+    /// the Contact of the REGISTER the push makes it send (RFC 8599 §4.1.2);
+    /// nil when there is none.
+    public var purr: String?
 
     public init(provider: String, event: PushEvent, tupleID: Int64, appID: String, deviceToken: String,
                 selector: String, pairingID: String, callerDisplayName: String?, callerUser: String?,
                 callerDomain: String?, media: String?, badge: Int?, sound: String?, sentAt: Date,
                 expiresAt: Date? = nil, callee: String = "", callerURI: String? = nil, callStartedAt: Date? = nil,
-                eventID: UUID = UUID(), callOutcome: CallOutcome? = nil, calledNumber: String? = nil) {
+                eventID: UUID = UUID(), callOutcome: CallOutcome? = nil, calledNumber: String? = nil,
+                purr: String? = nil) {
         self.provider = provider
         self.event = event
         self.tupleID = tupleID
@@ -65,6 +73,7 @@ public struct PushMessage: Sendable, Equatable {
         self.eventID = eventID
         self.callOutcome = callOutcome
         self.calledNumber = calledNumber
+        self.purr = purr
     }
 
     /// Whether the call offers video.

@@ -31,10 +31,11 @@ public struct EndOfCallNotices: Sendable, Equatable {
         return EndOfCallNotice(title: title, body: body)
     }()
 
-    /// The notice of `event`; nil for an incoming call.
+    /// The notice of `event`; nil for an incoming call and a binding refresh,
+    /// which show no notification text.
     public func notice(for event: PushEvent) -> EndOfCallNotice? {
         switch event {
-        case .incomingCall: return nil
+        case .incomingCall, .bindingRefresh: return nil
         case .missed: return missed
         case .answeredElsewhere: return answeredElsewhere
         }

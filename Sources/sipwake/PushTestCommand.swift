@@ -16,7 +16,11 @@ struct PushTestCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ConfigOption
     @Argument(help: "The user whose devices to push.") var user: String
-    @Option(help: "What the push says: incoming (wakes the app, as for a call), missed or answered-elsewhere.")
+    @Option(help: """
+        What the push says: incoming (wakes the app, as for a call), missed, answered-elsewhere, or \
+        binding-refresh (what RFC 8599 phones get before their registration expires; to the other token, \
+        as missed and answered-elsewhere are).
+        """)
     var event: PushEventArgument = .incoming
     @Flag(help: "JSON instead of a table (tokens shortened all the same).") var json = false
 

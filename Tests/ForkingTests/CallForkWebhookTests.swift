@@ -124,4 +124,9 @@ import Testing
         #expect(CallWebhookType(event: .missed, outcome: .interrupted) == .missed)
         #expect(CallWebhookType(event: .answeredElsewhere, outcome: .answered) == .answeredElsewhere)
     }
+
+    @Test func aBindingRefreshHasNoWebhookType() {
+        // It concerns no call: the backend has no event for it.
+        #expect(CallWebhookType(event: .bindingRefresh, outcome: nil) == nil)
+    }
 }

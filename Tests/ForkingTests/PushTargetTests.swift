@@ -26,6 +26,24 @@ import Testing
         }
     }
 
+    @Test func aBindingRefreshGoesToTheOtherPair() {
+        #expect(Self.target(provider: "apns", callsToken: "voip", otherToken: "alert").address(for: .bindingRefresh)?.token
+            == "alert")
+        #expect(Self.target(provider: "fcm", callsToken: "calls", otherToken: "other").address(for: .bindingRefresh)?.token
+            == "other")
+        #expect(Self.target(provider: "fcm", callsToken: "token", otherToken: nil).address(for: .bindingRefresh)?.token
+            == "token")
+    }
+
+    @Test func anAPNsVoIPTokenNeverGetsABindingRefresh() {
+        // Apple ends an app that gets a VoIP push without reporting a call.
+        for target in [Self.target(provider: "apns", callsToken: "voip", otherToken: nil),
+                       Self.target(provider: "apns", callsToken: "voip", otherToken: "voip")] {
+            #expect(target.address(for: .bindingRefresh) == nil)
+            #expect(!target.canReceive(.bindingRefresh))
+        }
+    }
+
     @Test func otherProvidersFallBackToTheOnlyPair() {
         for provider in ["acrobits", "fcm"] {
             let target = Self.target(provider: provider, callsToken: "token", otherToken: nil)

@@ -412,4 +412,27 @@ final class DirectPushCallTests: IntegrationTestCase {
         let alert = try XCTUnwrap(lab.push.records("apns", token: "apns-alert-1").first)
         XCTAssertEqual(Self.header(alert, "apns-push-type"), "alert", "a missed call never uses the VoIP token")
     }
+
+    func testPushTestSendsABindingRefreshToTheOtherTokens() async throws {
+        let lab = try await startLab()
+        try addIPhone(lab)
+        try addAndroid(lab)
+        let result = try lab.server.cli(["push", "test", "alice", "--event", "binding-refresh", "--json"])
+        XCTAssertEqual(result.status, 0, "\(result.stdout) \(result.stderr)")
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.map { $0["result"] as? String }, ["delivered", "delivered"])
+        XCTAssertTrue(lab.push.records("apns", token: "apns-voip-1").isEmpty, "never to the VoIP token")
+        let apns = try XCTUnwrap(lab.push.records("apns", token: "apns-alert-1").first)
+        XCTAssertEqual(Self.header(apns, "apns-push-type"), "background")
+        XCTAssertEqual(Self.header(apns, "apns-priority"), "5")
+        XCTAssertEqual(apns["status"] as? Int, 200, "the sink takes it as Apple would: \(apns)")
+        let payload = try XCTUnwrap(apns["payload"] as? [String: Any])
+        XCTAssertEqual(payload["aps"] as? [String: Int], ["content-available": 1])
+        XCTAssertEqual(Set(payload.keys), ["aps"], "the built-in payload, not the app's call event: \(payload)")
+        let fcm = try XCTUnwrap(lab.push.records("fcm", token: "fcm-token-1").first)
+        let message = try XCTUnwrap((fcm["payload"] as? [String: Any])?["message"] as? [String: Any])
+        XCTAssertEqual(message["data"] as? [String: String], ["type": "binding-refresh"])
+        XCTAssertEqual(message["android"] as? [String: String], ["priority": "high", "ttl": "60s"])
+        XCTAssertEqual(fcm["status"] as? Int, 200, "\(fcm)")
+    }
 }

@@ -66,6 +66,40 @@ import Testing
         #expect(headers["apns-expiration"] == "0")
     }
 
+    static func refresh(purr: String? = "purr-1") -> PushMessage {
+        var message = DirectPushFixtures.message(event: .bindingRefresh)
+        message.purr = purr
+        return message
+    }
+
+    @Test func aBindingRefreshIsABackgroundPushToTheBundleForAMinute() throws {
+        let request = try request(Self.refresh())
+        #expect(request.url == "https://api.push.apple.com/3/device/\(DirectPushFixtures.apnsToken)")
+        #expect(headers(request) == [
+            "authorization": "bearer \(APNsFixtures.jwt)",
+            "apns-push-type": "background",
+            "apns-topic": "com.example.phone",
+            "apns-priority": "5",
+            "apns-expiration": "1700000060",
+            "apns-id": "6F1C2A3B-4D5E-4F60-8172-93A4B5C6D7E8",
+            "content-type": "application/json",
+        ])
+        #expect(DirectPushFixtures.text(request.body) == #"{"aps":{"content-available":1},"pn-purr":"purr-1"}"#)
+    }
+
+    @Test func aBindingRefreshCarriesNoCallWhateverTheAppsFormat() throws {
+        let template = try PushTemplate(source: #"{"aps": {"alert": "{{caller_name}}"}, "call": "{{pairing_id}}"}"#)
+        for format in [PushPayloadFormat.incomingCallEvent, .acrobits, .template(template)] {
+            let request = try request(Self.refresh(), provider: APNsFixtures.provider(format: format))
+            #expect(DirectPushFixtures.text(request.body) == #"{"aps":{"content-available":1},"pn-purr":"purr-1"}"#,
+                    "\(format.name)")
+        }
+    }
+
+    @Test func aBindingRefreshWithoutAPURRLeavesItOut() throws {
+        #expect(DirectPushFixtures.text(try request(Self.refresh(purr: nil)).body) == #"{"aps":{"content-available":1}}"#)
+    }
+
     @Test func withoutAProviderTokenThePushWaits() {
         let provider = APNsFixtures.provider(store: APNsFixtures.store(token: nil))
         #expect(provider.request(for: DirectPushFixtures.message(), at: now) == .waitForCredential)

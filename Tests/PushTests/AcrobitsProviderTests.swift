@@ -21,6 +21,13 @@ import Testing
         #expect(request.body == AcrobitsPayload(message).jsonBody)
     }
 
+    @Test func aBindingRefreshIsNeverSentToTheGateway() {
+        var refresh = PushFixtures.incomingCall()
+        refresh.event = .bindingRefresh
+        #expect(provider.request(for: refresh, at: Date())
+            == .refuse(.failed(status: nil, detail: "no binding-refresh push through the Acrobits gateway")))
+    }
+
     @Test func answersAreReadByTheGatewayRules() {
         let gone = provider.classify(.response(status: 410, headers: [], body: Data()), to: PushHTTPRequest(url: ""))
         #expect(gone == PushResult(kind: .tokenGone, httpStatus: 410, detail: nil))

@@ -39,6 +39,31 @@ import Testing
         }
     }
 
+    static func refresh(purr: String? = "purr-1") -> PushMessage {
+        var message = DirectPushFixtures.message(event: .bindingRefresh, provider: "fcm")
+        message.purr = purr
+        return message
+    }
+
+    @Test func aBindingRefreshIsAHighPriorityDataMessageForAMinuteWhateverTheAppsFormat() throws {
+        let template = try PushTemplate(source: #"{"title": "{{caller_name}}", "call": "{{pairing_id}}"}"#)
+        for format in [PushPayloadFormat.incomingCallEvent, .acrobits, .template(template)] {
+            let body = try request(Self.refresh(), provider: try FCMFixtures.provider(format: format)).body
+            let expected: PushJSONValue = .object(["message": .object([
+                "token": .string(DirectPushFixtures.apnsToken),
+                "data": .object(["type": .string("binding-refresh"), "pn-purr": .string("purr-1")]),
+                "android": .object(["priority": .string("high"), "ttl": .string("60s")]),
+            ])])
+            #expect(try JSONDecoder().decode(PushJSONValue.self, from: body) == expected, "\(format.name)")
+        }
+    }
+
+    @Test func aBindingRefreshWithoutAPURRLeavesItOut() throws {
+        let body = try request(Self.refresh(purr: nil), provider: try FCMFixtures.provider()).body
+        let object = try JSONDecoder().decode([String: [String: PushJSONValue]].self, from: body)
+        #expect(object["message"]?["data"] == .object(["type": .string("binding-refresh")]))
+    }
+
     @Test func aLabURLReplacesGoogles() throws {
         let provider = try FCMFixtures.provider(url: "http://127.0.0.1:9/")
         #expect(try request(provider: provider).url == "http://127.0.0.1:9/v1/projects/phone-project/messages:send")

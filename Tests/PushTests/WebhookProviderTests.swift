@@ -98,6 +98,13 @@ import Testing
         #expect(result.kind == .failed)
     }
 
+    @Test func aBindingRefreshIsNeverPostedToTheBackend() {
+        // Even to an account whose webhook is on: the backend's events are about calls.
+        #expect(provider.request(for: Self.message(.bindingRefresh), at: Date())
+            == .refuse(.failed(status: nil, detail: "no binding-refresh push through the webhook")))
+        #expect(WebhookPayload(Self.message(.bindingRefresh), account: "example.com") == nil)
+    }
+
     @Test func theBackendsAnswersFollowTheContract() {
         func classify(_ status: Int, _ body: String = "") -> PushResult {
             provider.classify(.response(status: status, headers: [], body: Data(body.utf8)), to: PushHTTPRequest(url: ""))

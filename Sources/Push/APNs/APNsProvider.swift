@@ -8,10 +8,12 @@ import Ports
 /// Incoming calls are VoIP pushes that wake the app through PushKit; endings
 /// go to the device's other token as an alert (missed, and answered
 /// elsewhere when the app gives it text: ``EndOfCallNotices``) or a silent
-/// background push (answered elsewhere by default): ``APNsPushKind`` has the
+/// background push (answered elsewhere by default), and so does a
+/// binding-refresh push, as a background push: ``APNsPushKind`` has the
 /// headers of each. `apns-id` is the push's event id, so Apple's logs and the app see
 /// the same id. The payload is the app's ``PushPayloadFormat`` beside the
-/// `aps` dictionary (a template's own `aps` is kept as written).
+/// `aps` dictionary (a template's own `aps` is kept as written); a binding
+/// refresh's is ``BindingRefreshPayload`` whatever the format.
 ///
 /// Until the app's first provider token is made, pushes wait for it. A push
 /// over Apple's limit (5120 bytes for VoIP, 4096 otherwise) is not sent.

@@ -14,16 +14,17 @@ public struct AcrobitsPayload: Sendable, Equatable {
 
     /// The gateway's JSON fields. Every value is a string, `Badge` and
     /// `Timestamp` (Unix seconds) included; optional fields that are not set
-    /// are left out.
+    /// are left out, and so is `verb` for an event the gateway has no verb
+    /// for (the provider never sends such a push).
     public var fields: [String: String] {
         var fields = [
-            "verb": AcrobitsVerb(message.event).rawValue,
             "AppId": message.appID,
             "DeviceToken": message.deviceToken,
             "Selector": message.selector,
             "Id": message.pairingID,
             "Timestamp": String(Int(message.sentAt.timeIntervalSince1970)),
         ]
+        fields["verb"] = AcrobitsVerb(message.event)?.rawValue
         fields["UserDisplayName"] = message.callerDisplayName
         fields["UserName"] = message.callerUser
         fields["Domain"] = message.callerDomain

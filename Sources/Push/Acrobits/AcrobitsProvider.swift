@@ -3,7 +3,8 @@ import Model
 import Ports
 
 /// The Acrobits push gateway (`pnm2/send`): it forwards the push to APNs or
-/// FCM for the Acrobits app the device tuple names.
+/// FCM for the Acrobits app the device tuple names. Its verbs are about
+/// calls: a binding-refresh push is refused, never sent.
 public struct AcrobitsProvider: PushProvider {
     /// The provider name device tuples use.
     public static let name = "acrobits"
@@ -17,7 +18,10 @@ public struct AcrobitsProvider: PushProvider {
     public var name: String { Self.name }
 
     public func request(for message: PushMessage, at now: Date) -> PushRequestPlan {
-        .send(PushHTTPRequest(
+        guard AcrobitsVerb(message.event) != nil else {
+            return .refuse(.failed(status: nil, detail: "no \(message.event.rawValue) push through the Acrobits gateway"))
+        }
+        return .send(PushHTTPRequest(
             url: settings.gatewayURL, method: "POST",
             headers: [PushHTTPHeader("Content-Type", "application/json"), PushHTTPHeader("Accept", "application/json")]
                 + settings.extraHeaders,

@@ -9,11 +9,13 @@ public enum AcrobitsVerb: String, Sendable, CaseIterable {
     /// Another device took the call (the other token pair).
     case answeredElsewhere = "NotifyIncomingCallAnsweredElsewhere"
 
-    public init(_ event: PushEvent) {
+    /// Nil for a binding-refresh push: the gateway has no verb for it.
+    public init?(_ event: PushEvent) {
         switch event {
         case .incomingCall: self = .incomingCall
         case .missed: self = .missed
         case .answeredElsewhere: self = .answeredElsewhere
+        case .bindingRefresh: return nil
         }
     }
 }

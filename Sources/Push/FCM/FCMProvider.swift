@@ -20,6 +20,11 @@ import Ports
 /// useless once the call stopped ringing), a day for an ending with a
 /// notification (still worth showing when the phone comes back).
 ///
+/// A binding-refresh push is a data message too, at high priority (a
+/// normal-priority one can wait for hours while the phone dozes, and the
+/// registration would expire first), living 60 s (the registrar retries),
+/// with ``BindingRefreshPayload``'s `data` whatever the app's format.
+///
 /// Until the app's first access token is made, pushes wait for it.
 public struct FCMProvider: PushProvider {
     /// The provider name metrics use.
@@ -39,7 +44,11 @@ public struct FCMProvider: PushProvider {
     /// The `android.ttl` of `event`'s pushes; `visible`: whether the push
     /// carries a notification.
     static func ttl(_ event: PushEvent, visible: Bool) -> String {
-        event != .incomingCall && visible ? "86400s" : "30s"
+        switch event {
+        case .incomingCall: return "30s"
+        case .bindingRefresh: return "60s"
+        case .missed, .answeredElsewhere: return visible ? "86400s" : "30s"
+        }
     }
 
     public func request(for message: PushMessage, at now: Date) -> PushRequestPlan {

@@ -14,18 +14,21 @@ import Model
 /// The end events (`call.missed`, `call.answered_elsewhere`,
 /// `call.cancelled`) carry the same `data` and the call's `outcome`. The
 /// `id` is the same for a retry of the same event, so a backend that
-/// processed the first try can drop the second.
+/// processed the first try can drop the second. A binding-refresh push
+/// concerns no call and has no event.
 public struct WebhookPayload: Sendable, Equatable {
     public let message: PushMessage
     /// The account (the called domain) the event is for.
     public let account: String
+    public let type: CallWebhookType
 
-    public init(_ message: PushMessage, account: String) {
+    /// Nil when `message` has no webhook event (a binding-refresh push).
+    public init?(_ message: PushMessage, account: String) {
+        guard let type = CallWebhookType(event: message.event, outcome: message.callOutcome) else { return nil }
         self.message = message
         self.account = account
+        self.type = type
     }
-
-    public var type: CallWebhookType { CallWebhookType(event: message.event, outcome: message.callOutcome) }
 
     /// `evt_` and 26 hex digits of SHA-256 over the call (its pairing id and
     /// start) and the event type: one id per event of a call, whatever the attempt.

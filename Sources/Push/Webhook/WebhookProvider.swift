@@ -5,7 +5,8 @@ import Ports
 /// The customer's backend as a push provider: each push of a call to a user
 /// of a domain with a webhook becomes a signed JSON event posted to that
 /// domain's URL (docs/push.md). The message's device token is the account
-/// (the called domain), which chooses the endpoint.
+/// (the called domain), which chooses the endpoint. The backend gets the
+/// events of calls only: a binding-refresh push is refused, never posted.
 public struct WebhookProvider: PushProvider {
     public static let name = CallWebhookType.providerName
 
@@ -19,10 +20,12 @@ public struct WebhookProvider: PushProvider {
 
     public func request(for message: PushMessage, at now: Date) -> PushRequestPlan {
         let account = message.deviceToken
+        guard let payload = WebhookPayload(message, account: account) else {
+            return .refuse(.failed(status: nil, detail: "no \(message.event.rawValue) push through the webhook"))
+        }
         guard let endpoint = settings.endpoint(forAccount: account) else {
             return .refuse(.failed(status: nil, detail: "no webhook for \(account)"))
         }
-        let payload = WebhookPayload(message, account: account)
         let body = payload.jsonBody
         let timestamp = Int(now.timeIntervalSince1970)
         return .send(PushHTTPRequest(
