@@ -27,13 +27,10 @@ public struct PNSDirectory: Sendable, Equatable {
         self.gatewayServices = gateway ? Self.acrobitsServices : []
     }
 
-    /// The `pn-provider` values some app answers to, in configuration order,
-    /// then the gateway's (the `+sip.pns` values a 555 lists).
+    /// The `pn-provider` values some app, or the gateway, answers to, sorted
+    /// (the `+sip.pns` values a 555 lists).
     public var services: [String] {
-        var seen: [String] = []
-        for app in apps where !seen.contains(app.pns) { seen.append(app.pns) }
-        for service in gatewayServices.sorted() where !seen.contains(service) { seen.append(service) }
-        return seen
+        Set(apps.map(\.pns)).union(gatewayServices).sorted()
     }
 
     public func resolve(_ push: SIPPushParameters) -> PNSResolution {

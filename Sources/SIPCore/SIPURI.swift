@@ -41,7 +41,7 @@ public struct SIPURI: Sendable, Hashable, CustomStringConvertible {
         var buffer = [CChar](repeating: 0, count: parameters.utf8.count + 1)
         let length = url_param(parameters, name, &buffer, isize_t(buffer.count))
         guard length > 0 else { return nil }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// True when the URI has the parameter, with or without a value.

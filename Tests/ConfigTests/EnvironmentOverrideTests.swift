@@ -98,6 +98,8 @@ import Testing
             "SIPWAKE_REGISTRAR_MIN_EXPIRES": "30", "SIPWAKE_REGISTRAR_MAX_EXPIRES": "7200",
             "SIPWAKE_REGISTRAR_DEFAULT_EXPIRES": "600", "SIPWAKE_REGISTRAR_MAX_BINDINGS_PER_AOR": "3",
             "SIPWAKE_REGISTRAR_KEEPALIVE_INTERVAL": "25",
+            "SIPWAKE_REGISTRAR_PN_REFRESH_BEFORE": "300",
+            "SIPWAKE_REGISTRAR_PN_REFRESH_RETRIES": "4",
             "SIPWAKE_AUTH_ENABLED": "false", "SIPWAKE_AUTH_REALM": "", "SIPWAKE_AUTH_ALGORITHMS": "md5",
             "SIPWAKE_AUTH_NONCE_LIFETIME": "60", "SIPWAKE_AUTH_TRUSTED_PEERS": "192.168.0.0/16",
             "SIPWAKE_AUTH_SECRET": "s3cret", "SIPWAKE_DATABASE_PATH": "/data/sipwake.sqlite",
@@ -129,7 +131,8 @@ import Testing
         #expect(config.auth.maxFailuresPerUser == 2)
         #expect(config.auth.failureWindow == 30)
         #expect(config.auth.blockTime == 90)
-        #expect(config.registrar == RegistrarSection(minExpires: 30, maxExpires: 7200, defaultExpires: 600, maxBindingsPerAOR: 3, keepaliveInterval: 25))
+        #expect(config.registrar == RegistrarSection(minExpires: 30, maxExpires: 7200, defaultExpires: 600, maxBindingsPerAOR: 3,
+                                                     keepaliveInterval: 25, pnRefreshBefore: 300, pnRefreshRetries: 4))
         #expect(config.auth.enabled == false)
         #expect(config.http == HTTPSection(listen: HTTPListenAddress(host: "::1", port: 9090), adminToken: "0123456789abcdef-token",
                                            maxBodySize: 4096, failedLoginsPerMinute: 3, adminFailuresPerMinute: 4))

@@ -224,7 +224,8 @@ final class RFC8599CallTests: IntegrationTestCase {
                                           instanceID: Self.androidInstance,
                                           uriParams: ";pn-provider=nosuch;pn-param=x;pn-prid=tok")
         XCTAssertEqual(status, 555)
-        let response = try XCTUnwrap(await phone.registerResponses().last)
+        let responses = await phone.registerResponses()
+        let response = try XCTUnwrap(responses.last)
         XCTAssertEqual(response.reason, "Push Notification Service Not Supported")
         XCTAssertEqual(Self.capability(response.header("Feature-Caps"), "+sip.pns"), "apns,fcm", response.text)
 

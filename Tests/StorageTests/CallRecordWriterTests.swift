@@ -138,7 +138,11 @@ final class CallRecordWriterTests: XCTestCase {
         writer.flush()
         XCTAssertEqual(writer.failures, 2)
         XCTAssertEqual(writer.writtenRecords, 1)
-        XCTAssertEqual(capture.recorded.filter { !$0.hasPrefix("debug") }, ["warning: Call record write failed"])
+        // One warning per failed batch: the two saves share one unless the
+        // writer thread took the first before the second was queued.
+        let warnings = capture.recorded.filter { !$0.hasPrefix("debug") }
+        XCTAssertEqual(Set(warnings), ["warning: Call record write failed"])
+        XCTAssertTrue((1...2).contains(warnings.count), "\(warnings)")
 
         writer.save(CallRecordFixture.record(4))
         writer.shutdown()
