@@ -89,6 +89,9 @@ final class WebhookCallTests: IntegrationTestCase {
         XCTAssertTrue(all.allSatisfy { $0["signature"] as? String == "valid" }, "\(all)")
         let story = try await record(lab, "pair-webhook-200")
         XCTAssertEqual(story["outcome"] as? String, "answered")
+        let branches = story["branches"] as? [[String: Any]] ?? []
+        XCTAssertEqual(branches.map { $0["reason"] as? String }, ["late-register"],
+                       "the only branch went to the phone the backend woke, when it registered")
         let pushes = try XCTUnwrap(story["pushes"] as? [[String: Any]])
         let first = try XCTUnwrap(pushes.first)
         XCTAssertEqual(first["verb"] as? String, "call.mobile_push_wakeup")
@@ -97,6 +100,46 @@ final class WebhookCallTests: IntegrationTestCase {
         XCTAssertEqual(first["http_status"] as? Int, 200)
         let text = try lab.server.cli(["calls", "show", "pair-webhook-200"])
         XCTAssertTrue(text.stdout.contains("call.mobile_push_wakeup"), text.stdout)
+    }
+
+    /// As the SIPp kit's `webhook` flow plays it: a PBX that sends no
+    /// X-Push-ID, and a phone that registers with its push parameters and
+    /// +sip.instance.
+    func testWithoutXPushIDTheWebhookCarriesTheCallIDAsThePairingID() async throws {
+        let lab = try await startLab()
+        let pbx = try await startPhone("pbx", host: "127.0.0.2")
+        let outgoing = await pbx.invite("sip:alice@localhost", via: lab.server.proxy("udp"),
+                                        from: "\"PBX\" <sip:1000@pbx.example.com>")
+
+        let received = await lab.backend.waitForRecords()
+        let wakeup = try XCTUnwrap(received.first)
+        XCTAssertEqual(wakeup["signature"] as? String, "valid", "\(wakeup)")
+        let data = try XCTUnwrap(WebhookLab.data(wakeup))
+        let pairing = try XCTUnwrap(data["call_id"] as? String)
+        XCTAssertEqual(data["from_number"] as? String, "1000", "not E.164: the From user as it is")
+        XCTAssertEqual(data["from_name"] as? String, "PBX")
+
+        let alice = try await startPhone("alice")
+        let status = await alice.register(registrar: lab.registrar, user: "alice", password: "alice-secret",
+                                          instanceID: "00000000-0000-0000-0000-0000000000a1",
+                                          uriParams: ";pn-provider=acrobits;pn-prid=tok-a")
+        XCTAssertEqual(status, 200)
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        XCTAssertEqual(incoming.callID, pairing, "the pairing id is the PBX's Call-ID")
+        XCTAssertEqual(incoming.header("X-Push-ID"), pairing)
+        await alice.respond(incoming, status: 200)
+        let answer = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(answer?.status, 200)
+
+        let story = try await record(lab, pairing)
+        XCTAssertEqual(story["outcome"] as? String, "answered")
+        XCTAssertEqual(story["pairing_id"] as? String, pairing)
+        let branches = story["branches"] as? [[String: Any]] ?? []
+        XCTAssertEqual(branches.map { $0["reason"] as? String }, ["late-register"])
+        let first = try XCTUnwrap((story["pushes"] as? [[String: Any]])?.first)
+        XCTAssertEqual(first["verb"] as? String, "call.mobile_push_wakeup")
+        XCTAssertEqual(first["selector"] as? String, "webhook")
+        XCTAssertEqual(first["result"] as? String, "delivered")
     }
 
     func testAWebhookAnswered404EndsTheCallAtOnceWith480() async throws {
@@ -112,6 +155,7 @@ final class WebhookCallTests: IntegrationTestCase {
         let received = lab.backend.records()
         XCTAssertEqual(received.count, 1, "no retry and no end event for a backend without devices: \(received)")
         XCTAssertEqual(received.first?["status"] as? Int, 404)
+        XCTAssertEqual(received.first?["signature"] as? String, "valid", "\(received)")
         let story = try await record(lab, "pair-webhook-404")
         XCTAssertEqual(story["outcome"] as? String, "no-devices")
         let push = try XCTUnwrap((story["pushes"] as? [[String: Any]])?.first)
