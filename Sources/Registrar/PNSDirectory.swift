@@ -9,34 +9,32 @@ import Model
 /// | `apns` (`apns.dev`: a sandbox build) | `TEAMID.BUNDLE_ID`, optionally followed by `.voip`, `.remote` or Linphone's `.voip&remote` | the VoIP token, or Linphone's `VOIPTOKEN:voip&ALERTTOKEN:remote` |
 /// | `fcm` | the Firebase project id (or the `pn_param` the app's table sets, e.g. Linphone's sender id) | the registration token |
 ///
-/// A service no app uses is unsupported (555), unless the Acrobits gateway
-/// is configured and reaches it (`acrobits`, `apns`, `apns.dev`, `fcm`):
-/// apps built on the Acrobits SDK report their tokens through the reporter
-/// and put the same token in their Contact so that sipwake can tell which
-/// device answered.
+/// A service sipwake knows (`acrobits`, `apns`, `apns.dev`, `fcm`) that no
+/// app table uses is accepted for pairing only: apps built on the Acrobits
+/// SDK, or whose tokens reach the customer's backend, report their tokens
+/// elsewhere and put the same token in their Contact so that sipwake can
+/// tell which device answered. Any other service is unsupported (555), and
+/// so is an app a service's tables do not list (a wrong `pn-param` shows).
 public struct PNSDirectory: Sendable, Equatable {
     public let apps: [PNSApp]
-    /// The `pn-provider` values the Acrobits gateway covers; empty without a gateway.
-    public let gatewayServices: Set<String>
 
-    /// The services of the Acrobits gateway's apps.
-    public static let acrobitsServices: Set<String> = ["acrobits", "apns", "apns.dev", "fcm"]
+    /// The services whose devices may be paired with tuples reported elsewhere.
+    public static let pairedServices: Set<String> = ["acrobits", "apns", "apns.dev", "fcm"]
 
-    public init(apps: [PNSApp], gateway: Bool = false) {
+    public init(apps: [PNSApp]) {
         self.apps = apps
-        self.gatewayServices = gateway ? Self.acrobitsServices : []
     }
 
-    /// The `pn-provider` values some app, or the gateway, answers to, sorted
-    /// (the `+sip.pns` values a 555 lists).
+    /// The `pn-provider` values sipwake pushes directly, sorted (the
+    /// `+sip.pns` values a 555 lists).
     public var services: [String] {
-        Set(apps.map(\.pns)).union(gatewayServices).sorted()
+        Set(apps.map(\.pns)).sorted()
     }
 
     public func resolve(_ push: SIPPushParameters) -> PNSResolution {
         let candidates = apps.filter { $0.pns == push.provider }
         guard !candidates.isEmpty else {
-            if gatewayServices.contains(push.provider) { return .reported }
+            if Self.pairedServices.contains(push.provider) { return .reported }
             return .unsupported(reason: "no app uses pn-provider \(push.provider)")
         }
         let app: PNSApp

@@ -6,10 +6,11 @@ public enum PNSResolution: Sendable, Equatable {
     /// (`pn-provider` alone asks whether the service is supported, §4.1; or
     /// an APNs `pn-prid` without a VoIP token): the binding is an ordinary one.
     case noDevice(reason: String)
-    /// No app of `[apps.*]` uses this service, but the Acrobits gateway
-    /// reaches such devices through the tuples their apps report: the
-    /// binding is an ordinary one, its `pn-prid` only tells which reported
-    /// device it is (nothing is stored, nothing is advertised).
+    /// No app of `[apps.*]` uses this known service: its devices are pushed
+    /// through the tuples their apps report (the Acrobits gateway, the
+    /// customer's backend). The binding is an ordinary one, its `pn-prid`
+    /// only tells which reported device it is (nothing is stored, nothing
+    /// is advertised).
     case reported
     /// No configured app is reached by this `pn-provider` and `pn-param`:
     /// `555 Push Notification Service Not Supported` (§5).

@@ -29,6 +29,9 @@ final class PNSRegistrations {
     private let resume: @Sendable (@escaping @Sendable (PNSRegistrations) -> Void) -> Void
     private var targets: [BindingRefreshKey: PNSRefreshTarget] = [:]
 
+    /// The providers that carry binding-refresh pushes.
+    static let refreshProviders: Set<String> = ["apns", "fcm"]
+
     /// How long a binding-refresh push is worth delivering.
     static let refreshPushLifetime: TimeInterval = 60
 
@@ -189,8 +192,12 @@ final class PNSRegistrations {
                         targets[answered] = nil
                     }
                 }
-                // Only a device with a token for it gets refresh pushes (never an iOS VoIP token).
+                // Only a device with a token for it gets refresh pushes (never
+                // an iOS VoIP token), and only through APNs or FCM: the
+                // Acrobits gateway and webhooks have no refresh push.
+                let direct = Self.refreshProviders.contains(tuple.provider)
                 let other = tuple.tokenOther.flatMap { $0 == tuple.tokenCalls && tuple.provider == "apns" ? nil : $0 }
+                    .flatMap { direct ? $0 : nil }
                 targets[key] = PNSRefreshTarget(tupleID: tuple.id, provider: tuple.provider,
                                                 appID: tuple.appIDOther ?? tuple.appIDCalls ?? "", token: other)
                 let refreshed = other != nil && schedule.before > 0

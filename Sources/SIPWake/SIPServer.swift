@@ -45,7 +45,7 @@ actor SIPServer: SIPRequestHandler {
     init(loop: SIPLoop, listeners: [SIPListener], options: SIPAgentOptions, settings: RegistrarSettings,
          writer: any BindingJournal, directory: UserDirectory, callSettings: CallProxySettings,
          tuples: any TupleRepository, records: (any CallRecordSink)?, push: PushClient?,
-         pnsDirectory: PNSDirectory = PNSDirectory(apps: [], gateway: true), logger: Logger,
+         pnsDirectory: PNSDirectory = PNSDirectory(apps: []), logger: Logger,
          metrics: any MetricsFactory, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.pnsDirectory = pnsDirectory
         self.callSettings = callSettings

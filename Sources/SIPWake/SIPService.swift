@@ -31,7 +31,7 @@ public struct SIPService: Service {
     /// authentication and flood counters go.
     public init(config: SipwakeConfig, stores: Stores, bindingJournal: any BindingJournal,
                 callRecords: (any CallRecordSink)?, push: PushClient? = nil,
-                pnsDirectory: PNSDirectory = PNSDirectory(apps: [], gateway: true), logger: Logger,
+                pnsDirectory: PNSDirectory = PNSDirectory(apps: []), logger: Logger,
                 metrics: any MetricsFactory, ready: (@Sendable () -> Void)? = nil) {
         self.pnsDirectory = pnsDirectory
         self.config = config

@@ -8,10 +8,8 @@ extension SipwakeConfig {
     /// reporter only). An APNs app answers to `pn-provider=apns` (`apns.dev`
     /// when it is a sandbox app) with `pn-param` `TEAMID.BUNDLE_ID`; an FCM app
     /// to `pn-provider=fcm` with its service account's project id. Either
-    /// also answers to its own `pn_param`. With the Acrobits gateway, the
-    /// services of apps built on the Acrobits SDK are accepted too, for
-    /// pairing only. `pushApps` are the loaded apps (the FCM project ids come
-    /// from their service accounts).
+    /// also answers to its own `pn_param`. `pushApps` are the loaded apps
+    /// (the FCM project ids come from their service accounts).
     public func pnsDirectory(pushApps: [PushAppSettings]) -> PNSDirectory {
         var projects: [String: String] = [:]
         for case .fcm(let settings) in pushApps { projects[settings.appID] = settings.serviceAccount.projectID }
@@ -32,6 +30,6 @@ extension SipwakeConfig {
                                         appID: app.appID))
             }
         }
-        return PNSDirectory(apps: directory, gateway: !push.gatewayURL.isEmpty)
+        return PNSDirectory(apps: directory)
     }
 }

@@ -44,7 +44,7 @@ public enum SipwakeServices {
             ? CallRecordWriter(store: CallRecordStore(database: database), logger: logger) : nil
         services.append(.init(service: SIPService(
             config: config, stores: stores, bindingJournal: bindingJournal, callRecords: callRecords,
-            push: push, pnsDirectory: push == nil ? PNSDirectory(apps: [], gateway: true) : config.pnsDirectory(pushApps: pushApps),
+            push: push, pnsDirectory: push == nil ? PNSDirectory(apps: []) : config.pnsDirectory(pushApps: pushApps),
             logger: logger, metrics: metrics)))
         if let listen = config.http.listen {
             var secret = Array(config.auth.secret.utf8)

@@ -31,8 +31,9 @@ final class SIPScenarioKitTests: XCTestCase {
         let run = try String(contentsOf: kit.appendingPathComponent("run"), encoding: .utf8)
         let readme = try String(contentsOf: kit.appendingPathComponent("README.md"), encoding: .utf8)
         let flows = ["answer", "wake", "two-devices", "caller-cancel", "answered-elsewhere", "rereg", "timeout",
-                     "stale-token", "decline", "apns-app", "fcm-app"]
-        XCTAssertTrue(run.contains("flows=(\(flows.joined(separator: " ")))"))
+                     "stale-token", "decline", "apns-app", "fcm-app", "webhook", "webhook-404", "rfc8599"]
+        let list = try XCTUnwrap(run.range(of: "flows=(").map { run[$0.upperBound...] }?.prefix { $0 != ")" })
+        XCTAssertEqual(list.split(whereSeparator: \.isWhitespace).map(String.init), flows, "the flows of `run all`")
         for flow in flows {
             XCTAssertTrue(run.contains("flow_\(flow.replacingOccurrences(of: "-", with: "_"))()"), "run has no flow \(flow)")
             XCTAssertTrue(readme.contains("| `\(flow)` |"), "README does not describe \(flow)")

@@ -71,8 +71,8 @@ import Testing
                 continue
             }
         }
-        #expect(PNSDirectory(apps: []).resolve(SIPPushParameters(provider: "apns", prid: "x", param: "y"))
-            == .unsupported(reason: "no app uses pn-provider apns"))
+        #expect(PNSDirectory(apps: []).resolve(SIPPushParameters(provider: "webpush", prid: "x", param: "y"))
+            == .unsupported(reason: "no app uses pn-provider webpush"))
         #expect(directory.services == ["apns", "apns.dev", "fcm"])
     }
 
@@ -97,22 +97,21 @@ import Testing
         #expect(long.selector(instanceID: nil)?.count == 256)
     }
 
-    @Test func withTheAcrobitsGatewayItsAppsServicesArePairedOnly() {
-        let gateway = PNSDirectory(apps: [], gateway: true)
+    @Test func aKnownServiceNoAppUsesIsPairedOnlyAndAnUnknownOneUnsupported() {
+        let none = PNSDirectory(apps: [])
         for provider in ["acrobits", "apns", "apns.dev", "fcm"] {
-            #expect(gateway.resolve(SIPPushParameters(provider: provider, prid: "t")) == .reported, "\(provider)")
+            #expect(none.resolve(SIPPushParameters(provider: provider, prid: "t")) == .reported, "\(provider)")
         }
-        guard case .unsupported = gateway.resolve(SIPPushParameters(provider: "nosuch", prid: "t")) else {
-            Issue.record("an unknown service is unsupported even with the gateway")
+        guard case .unsupported = none.resolve(SIPPushParameters(provider: "nosuch", prid: "t")) else {
+            Issue.record("an unknown service is unsupported")
             return
         }
-        #expect(gateway.services == ["acrobits", "apns", "apns.dev", "fcm"])
-        // A service an app table uses is that app's: a wrong pn-param is not hidden by the gateway.
-        let both = PNSDirectory(apps: directory.apps, gateway: true)
-        guard case .unsupported = both.resolve(SIPPushParameters(provider: "fcm", prid: "t", param: "other")) else {
+        #expect(none.services.isEmpty)
+        // A service an app table uses is that app's: a wrong pn-param is not hidden.
+        guard case .unsupported = directory.resolve(SIPPushParameters(provider: "fcm", prid: "t", param: "other")) else {
             Issue.record("a wrong pn-param of a configured service is unsupported")
             return
         }
-        #expect(both.resolve(SIPPushParameters(provider: "acrobits", prid: "t")) == .reported)
+        #expect(directory.resolve(SIPPushParameters(provider: "acrobits", prid: "t")) == .reported)
     }
 }
