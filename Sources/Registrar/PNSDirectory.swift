@@ -31,7 +31,15 @@ public struct PNSDirectory: Sendable, Equatable {
         Set(apps.map(\.pns)).sorted()
     }
 
+    /// The longest `pn-prid` taken (a device tuple's token limit), and the
+    /// longest `pn-provider`, `pn-param` and `pn-purr`.
+    static let pridLimit = 4096
+    static let providerLimit = 32
+    static let paramLimit = 256
+    static let purrLimit = 128
+
     public func resolve(_ push: SIPPushParameters) -> PNSResolution {
+        if let problem = Self.problem(push) { return .invalid(reason: problem) }
         let candidates = apps.filter { $0.pns == push.provider }
         guard !candidates.isEmpty else {
             if Self.pairedServices.contains(push.provider) { return .reported }
@@ -56,6 +64,21 @@ public struct PNSDirectory: Sendable, Equatable {
             return .device(PNSDevice(app: app, tokenCalls: voip, tokenOther: tokens.remote, platform: .ios))
         }
         return .device(PNSDevice(app: app, tokenCalls: prid, tokenOther: prid, platform: .android))
+    }
+
+    /// Why `push` cannot be taken, nil when it can: each value printable
+    /// ASCII without spaces (it goes into logs, headers and tuples), the
+    /// service a name of letters, digits, '.' and '-', and no value longer
+    /// than its limit.
+    static func problem(_ push: SIPPushParameters) -> String? {
+        func printable(_ value: String) -> Bool { value.utf8.allSatisfy { (33...126).contains($0) } }
+        guard (1...providerLimit).contains(push.provider.utf8.count),
+              push.provider.utf8.allSatisfy({ (97...122).contains($0) || (48...57).contains($0) || $0 == 46 || $0 == 45 })
+        else { return "bad pn-provider" }
+        if let prid = push.prid, prid.utf8.count > pridLimit || !printable(prid) { return "bad pn-prid" }
+        if let param = push.param, param.utf8.count > paramLimit || !printable(param) { return "bad pn-param" }
+        if let purr = push.purr, purr.utf8.count > purrLimit || !printable(purr) { return "bad pn-purr" }
+        return nil
     }
 
     static let apnsProvider = "apns"

@@ -12,6 +12,10 @@ public enum PNSResolution: Sendable, Equatable {
     /// only tells which reported device it is (nothing is stored, nothing
     /// is advertised).
     case reported
+    /// A parameter is not what RFC 8599 allows (control characters or
+    /// spaces once unescaped, a value longer than any push service uses):
+    /// `400 Bad Request`, nothing stored.
+    case invalid(reason: String)
     /// No configured app is reached by this `pn-provider` and `pn-param`:
     /// `555 Push Notification Service Not Supported` (§5).
     case unsupported(reason: String)

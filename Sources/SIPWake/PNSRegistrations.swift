@@ -60,7 +60,10 @@ final class PNSRegistrations {
     /// same request (`request` gets that contact with expires 0).
     enum Check {
         case accept(request: RegisterRequest, work: [PNSWork])
+        /// 555: the service or its app is not supported.
         case reject(reason: String)
+        /// 400: a push parameter is malformed.
+        case invalid(reason: String)
     }
 
     func check(_ request: RegisterRequest, current: [Binding], policy: RegistrarPolicy, now: Date) -> Check {
@@ -80,6 +83,8 @@ final class PNSRegistrations {
             switch directory.resolve(push) {
             case .unsupported(let reason):
                 return .reject(reason: reason)
+            case .invalid(let reason):
+                return .invalid(reason: reason)
             case .reported:
                 continue
             case .noDevice:

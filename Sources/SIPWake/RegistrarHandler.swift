@@ -160,6 +160,8 @@ final class RegistrarHandler {
             case .reject(let reason):
                 pns.refused(reason, aor: aor)
                 return rejectUnsupportedPush(request, featureCaps: pns.unsupportedFeatureCaps)
+            case .invalid(let reason):
+                return reject(request, 400, reason == "bad pn-prid" ? "Bad pn-prid" : "Bad Push Parameters")
             case .accept(let checked, let work):
                 registerRequest = checked
                 pnsWork = work

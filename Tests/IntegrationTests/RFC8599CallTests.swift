@@ -233,6 +233,10 @@ final class RFC8599CallTests: IntegrationTestCase {
         let wrongProject = try await registerOnce(lab, params: ";pn-provider=fcm;pn-param=other-project;pn-prid=tok",
                                                   instance: Self.androidInstance, expires: 600)
         XCTAssertEqual(wrongProject.status, 555, wrongProject.text)
+        // A token that unescapes to a line break (it would end up in logs and tuples) is refused.
+        let injected = try await registerOnce(lab, params: ";pn-provider=fcm;pn-prid=tok%0D%0AVia:%20x",
+                                              instance: Self.androidInstance, expires: 600)
+        XCTAssertEqual(injected.status, 400, injected.text)
         XCTAssertEqual(try lab.tuples.count(username: "alice"), 0)
         XCTAssertTrue(try lab.bindings.loadAll().isEmpty, "a refused REGISTER binds nothing")
     }

@@ -114,4 +114,20 @@ import Testing
         }
         #expect(directory.resolve(SIPPushParameters(provider: "acrobits", prid: "t")) == .reported)
     }
+
+    @Test func malformedValuesAreInvalidBeforeAnythingIsMatched() {
+        let cases: [(SIPPushParameters, String)] = [
+            (SIPPushParameters(provider: "fcm", prid: "a\r\nVia: x", param: "example-phone"), "bad pn-prid"),
+            (SIPPushParameters(provider: "fcm", prid: "a b"), "bad pn-prid"),
+            (SIPPushParameters(provider: "fcm", prid: String(repeating: "t", count: 4097)), "bad pn-prid"),
+            (SIPPushParameters(provider: "fcm\"x", prid: "t"), "bad pn-provider"),
+            (SIPPushParameters(provider: String(repeating: "p", count: 33), prid: "t"), "bad pn-provider"),
+            (SIPPushParameters(provider: "apns", prid: "t", param: "T.b\u{7f}"), "bad pn-param"),
+            (SIPPushParameters(provider: "apns", prid: "t", purr: String(repeating: "u", count: 129)), "bad pn-purr"),
+        ]
+        for (push, reason) in cases {
+            #expect(directory.resolve(push) == .invalid(reason: reason), "\(push)")
+        }
+        #expect(device(SIPPushParameters(provider: "fcm", prid: String(repeating: "t", count: 4096))) != nil)
+    }
 }
