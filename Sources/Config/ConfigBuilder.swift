@@ -386,9 +386,9 @@ struct ConfigBuilder {
                                "is a setting of apns and fcm apps: RFC 8599 phones are pushed with the operator's own credentials")
             }
             guard (1...256).contains(pnParam.count),
-                  pnParam.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0.asciiValue! >= 32 && !";<>\"?,".contains($0) }) else {
+                  pnParam.allSatisfy({ $0.isASCII && (33...126).contains($0.asciiValue!) && !";<>\"?,%".contains($0) }) else {
                 throw appError(app, "pn_param", .invalidValue,
-                               "'\(pnParam)' is not a pn-param value (1 to 256 characters, no spaces or ; < > \" ? ,)")
+                               "'\(pnParam)' is not a pn-param value (1 to 256 printable ASCII characters, no spaces or ; < > \" ? , %)")
             }
             section.pnParam = pnParam
         }

@@ -107,7 +107,10 @@ extension PushTarget {
     public func isDevice(of binding: Binding) -> Bool {
         // The backend is no device: a binding never carries its account as a token.
         guard !isWebhook else { return false }
-        if let instance = binding.instanceID, !instance.isEmpty, selector == instance { return true }
+        if let instance = binding.instanceID, !instance.isEmpty,
+           selector == SIPPushParameters.deviceSelector(aor: binding.aor, instanceID: instance, prid: nil) {
+            return true
+        }
         for parameter in binding.contact.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
             guard pair.count == 2 else { continue }

@@ -19,14 +19,30 @@ public struct SIPPushParameters: Sendable, Hashable {
 
     /// The longest selector a device tuple takes.
     static let selectorLimit = 256
+    /// What every selector of an RFC 8599 push target starts with.
+    public static let selectorPrefix = "rfc8599:"
 
-    /// The selector of the device tuple this registration keeps: the
-    /// device's `+sip.instance` when it sent one (RFC 5626: one device
-    /// whatever its address), else its push token, which is just as
-    /// unique to one app on one device. nil without either.
-    public func selector(instanceID: String?) -> String? {
-        if let instanceID, !instanceID.isEmpty { return String(instanceID.prefix(Self.selectorLimit)) }
-        guard let prid else { return nil }
-        return "pn-prid:" + String(prid.prefix(Self.selectorLimit - 8))
+    /// The selector of the device tuple this registration of `aor` keeps:
+    /// ``deviceSelector(aor:instanceID:prid:)`` with this `pn-prid`.
+    public func selector(aor: String, instanceID: String?) -> String? {
+        Self.deviceSelector(aor: aor, instanceID: instanceID, prid: prid)
+    }
+
+    /// `rfc8599:USER:` and the device's `+sip.instance` when it sent one
+    /// (RFC 5626: one device whatever its address), else its push token,
+    /// which is just as unique to one app on one device; nil without
+    /// either. The user is part of it: one phone with two accounts (one
+    /// instance, one token) keeps a push target for each, and no account's
+    /// REGISTER can replace another's. Cut to 256 characters.
+    public static func deviceSelector(aor: String, instanceID: String?, prid: String?) -> String? {
+        let device: String
+        if let instanceID, !instanceID.isEmpty {
+            device = instanceID
+        } else if let prid {
+            device = "pn-prid:" + prid
+        } else {
+            return nil
+        }
+        return String((selectorPrefix + aor + ":" + device).prefix(selectorLimit))
     }
 }

@@ -6,4 +6,7 @@ public enum BindingRefreshAction: Sendable, Equatable {
     /// The binding expired although refresh pushes were sent: the phone did
     /// not re-register. It stays a push target for calls.
     case unanswered(BindingRefreshKey, pushes: Int)
+    /// The binding expired and no refresh push was due yet: the device is
+    /// forgotten (it stays a push target for calls).
+    case expired(BindingRefreshKey)
 }

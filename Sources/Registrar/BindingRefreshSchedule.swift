@@ -20,10 +20,11 @@ import Foundation
 /// | registered | `before` = 0, or the device has no token for a refresh push | none | known (its PRID-URR), never due |
 /// | tick | due, pushes left, binding not expired | `push(attempt n)` | due at the next retry, or at `e` after the last |
 /// | tick | `e` passed and pushes were sent | `unanswered` | forgotten |
-/// | tick | `e` passed, nothing sent | none | forgotten |
+/// | tick | `e` passed, nothing sent | `expired` | forgotten |
 /// | lapsed (the registrar expired it) | pushes were sent | `unanswered` | forgotten |
-/// | removed (unregistered, or token gone) | — | none | forgotten |
-/// | REGISTER with `pn-purr` | a device has that PRID-URR | (the caller is told which device) | as registered |
+/// | lapsed | nothing sent | `expired` | forgotten |
+/// | removed (unregistered, evicted, or token gone) | — | none | forgotten |
+/// | REGISTER with `pn-purr` | a device of the same user has that PRID-URR | (the caller is told which device) | as registered |
 public struct BindingRefreshSchedule: Sendable {
     /// Seconds before expiry of the first push; 0 = no refresh pushes.
     public let before: TimeInterval
@@ -39,6 +40,8 @@ public struct BindingRefreshSchedule: Sendable {
     }
 
     private(set) var entries: [BindingRefreshKey: Entry] = [:]
+    /// Each PRID-URR's device.
+    private var byPURR: [String: BindingRefreshKey] = [:]
 
     public init(before: TimeInterval, retries: Int) {
         self.before = max(0, before)
@@ -51,10 +54,11 @@ public struct BindingRefreshSchedule: Sendable {
     /// The PRID-URR of `key`, when it is known.
     public func purr(of key: BindingRefreshKey) -> String? { entries[key]?.purr }
 
-    /// The device whose PRID-URR is `purr`: the one a REGISTER with
-    /// `pn-purr` answers (§4.1.2).
-    public func device(withPURR purr: String) -> BindingRefreshKey? {
-        entries.first { $0.value.purr == purr }?.key
+    /// The device of `aor` whose PRID-URR is `purr`: the one a REGISTER
+    /// with `pn-purr` answers (§4.1.2). Another user's PRID-URR names nothing.
+    public func device(withPURR purr: String, of aor: String) -> BindingRefreshKey? {
+        guard let key = byPURR[purr], key.aor == aor else { return nil }
+        return key
     }
 
     /// When the next push to `key` is due; nil when none is.
@@ -73,18 +77,34 @@ public struct BindingRefreshSchedule: Sendable {
         let firstAt = expiresAt.addingTimeInterval(-lead)
         entries[key] = Entry(purr: purr, expiresAt: expiresAt, firstAt: firstAt, gap: lead / Double(retries + 1),
                              sent: 0, dueAt: pushes && before > 0 && lead > 0 ? firstAt : nil)
+        byPURR[purr] = key
         return purr
     }
 
-    /// The device is no push target any more (it unregistered, or its token is gone).
+    /// Seconds before expiry of the first refresh push of a registration
+    /// from `now` to `expiresAt` (the `+sip.pnsreg` it is told): `before`,
+    /// or half the registration when that is shorter.
+    public func lead(expiresAt: Date, now: Date) -> Int {
+        Int(min(before, max(0, expiresAt.timeIntervalSince(now)) / 2))
+    }
+
+    /// The device is no push target any more (it unregistered, was evicted,
+    /// or its token is gone).
     public mutating func removed(_ key: BindingRefreshKey) {
-        entries[key] = nil
+        forget(key)
     }
 
     /// The registrar expired the device's binding.
     public mutating func lapsed(_ key: BindingRefreshKey) -> BindingRefreshAction? {
-        guard let entry = entries.removeValue(forKey: key), entry.sent > 0 else { return nil }
-        return .unanswered(key, pushes: entry.sent)
+        guard let entry = forget(key) else { return nil }
+        return entry.sent > 0 ? .unanswered(key, pushes: entry.sent) : .expired(key)
+    }
+
+    @discardableResult
+    private mutating func forget(_ key: BindingRefreshKey) -> Entry? {
+        guard let entry = entries.removeValue(forKey: key) else { return nil }
+        byPURR[entry.purr] = nil
+        return entry
     }
 
     /// The pushes due at `now`, and the devices whose pushes went unanswered.
@@ -92,8 +112,8 @@ public struct BindingRefreshSchedule: Sendable {
         var actions: [BindingRefreshAction] = []
         for (key, entry) in entries {
             if now >= entry.expiresAt {
-                entries[key] = nil
-                if entry.sent > 0 { actions.append(.unanswered(key, pushes: entry.sent)) }
+                forget(key)
+                actions.append(entry.sent > 0 ? .unanswered(key, pushes: entry.sent) : .expired(key))
                 continue
             }
             guard let due = entry.dueAt, now >= due else { continue }
@@ -111,6 +131,7 @@ public struct BindingRefreshSchedule: Sendable {
         switch action {
         case .push(let key, _, _): return "p \(key.aor) \(key.selector)"
         case .unanswered(let key, _): return "u \(key.aor) \(key.selector)"
+        case .expired(let key): return "x \(key.aor) \(key.selector)"
         }
     }
 }

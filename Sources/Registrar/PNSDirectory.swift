@@ -66,7 +66,7 @@ public struct PNSDirectory: Sendable, Equatable {
         return .device(PNSDevice(app: app, tokenCalls: prid, tokenOther: prid, platform: .android))
     }
 
-    /// Why `push` cannot be taken, nil when it can: each value printable
+    /// Why `push` cannot be taken (the 400's reason phrase), nil when it can: each value printable
     /// ASCII without spaces (it goes into logs, headers and tuples), the
     /// service a name of letters, digits, '.' and '-', and no value longer
     /// than its limit.
@@ -74,10 +74,10 @@ public struct PNSDirectory: Sendable, Equatable {
         func printable(_ value: String) -> Bool { value.utf8.allSatisfy { (33...126).contains($0) } }
         guard (1...providerLimit).contains(push.provider.utf8.count),
               push.provider.utf8.allSatisfy({ (97...122).contains($0) || (48...57).contains($0) || $0 == 46 || $0 == 45 })
-        else { return "bad pn-provider" }
-        if let prid = push.prid, prid.utf8.count > pridLimit || !printable(prid) { return "bad pn-prid" }
-        if let param = push.param, param.utf8.count > paramLimit || !printable(param) { return "bad pn-param" }
-        if let purr = push.purr, purr.utf8.count > purrLimit || !printable(purr) { return "bad pn-purr" }
+        else { return "Bad pn-provider" }
+        if let prid = push.prid, prid.utf8.count > pridLimit || !printable(prid) { return "Bad pn-prid" }
+        if let param = push.param, param.utf8.count > paramLimit || !printable(param) { return "Bad pn-param" }
+        if let purr = push.purr, purr.utf8.count > purrLimit || !printable(purr) { return "Bad pn-purr" }
         return nil
     }
 

@@ -14,7 +14,7 @@ public enum PNSResolution: Sendable, Equatable {
     case reported
     /// A parameter is not what RFC 8599 allows (control characters or
     /// spaces once unescaped, a value longer than any push service uses):
-    /// `400 Bad Request`, nothing stored.
+    /// `400` with `reason` (e.g. `Bad pn-prid`) as its phrase, nothing stored.
     case invalid(reason: String)
     /// No configured app is reached by this `pn-provider` and `pn-param`:
     /// `555 Push Notification Service Not Supported` (§5).

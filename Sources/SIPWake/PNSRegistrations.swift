@@ -27,7 +27,10 @@ final class PNSRegistrations {
     private let clock: @Sendable () -> Date
     /// Runs a closure back on the SIP loop.
     private let resume: @Sendable (@escaping @Sendable (PNSRegistrations) -> Void) -> Void
+    /// Each scheduled device's refresh target; a device leaves it when it leaves the schedule.
     private var targets: [BindingRefreshKey: PNSRefreshTarget] = [:]
+    /// The most RFC 8599 push targets one user keeps.
+    private let maxTargetsPerUser: Int
 
     /// The providers that carry binding-refresh pushes.
     static let refreshProviders: Set<String> = ["apns", "fcm"]
@@ -35,10 +38,11 @@ final class PNSRegistrations {
     /// How long a binding-refresh push is worth delivering.
     static let refreshPushLifetime: TimeInterval = 60
 
-    init(directory: PNSDirectory, refreshBefore: Int, refreshRetries: Int, tuples: DeviceTupleQueue,
+    init(directory: PNSDirectory, refreshBefore: Int, refreshRetries: Int, maxTargetsPerUser: Int, tuples: DeviceTupleQueue,
          sender: (any PushSender)?, logger: Logger, metrics: any MetricsFactory, clock: @escaping @Sendable () -> Date,
          resume: @escaping @Sendable (@escaping @Sendable (PNSRegistrations) -> Void) -> Void) {
         self.directory = directory
+        self.maxTargetsPerUser = maxTargetsPerUser
         self.schedule = BindingRefreshSchedule(before: TimeInterval(refreshBefore), retries: refreshRetries)
         self.tuples = tuples
         self.sender = sender
@@ -68,41 +72,59 @@ final class PNSRegistrations {
 
     func check(_ request: RegisterRequest, current: [Binding], policy: RegistrarPolicy, now: Date) -> Check {
         var work: [PNSWork] = []
+        let pushed = current.compactMap { binding in Self.selector(of: binding).map { (binding: binding, selector: $0) } }
         if request.isWildcard {
             // `Contact: *` removes every binding, and with them the push targets.
-            for binding in current {
-                if let selector = Self.selector(of: binding) { work.append(.remove(selector: selector)) }
-            }
-            return .accept(request: request, work: work)
+            return .accept(request: request, work: pushed.map { .remove(selector: $0.selector) })
         }
         var request = request
         var replaced: [ContactSpec] = []
+        var dropped: [String] = []
         for contact in request.contacts {
-            guard let push = contact.push else { continue }
             let interval = min(contact.expires ?? request.expiresHeader ?? policy.defaultExpires, policy.maxExpires)
-            switch directory.resolve(push) {
-            case .unsupported(let reason):
-                return .reject(reason: reason)
-            case .invalid(let reason):
-                return .invalid(reason: reason)
-            case .reported:
-                continue
-            case .noDevice:
-                work.append(.query(pns: push.provider))
-            case .device(let device):
-                guard let selector = push.selector(instanceID: contact.instanceID) else { continue }
-                if interval <= 0 {
-                    work.append(.remove(selector: selector))
-                    continue
-                }
-                work.append(.store(selector: selector, device: device, push: push,
-                                   expiresAt: now.addingTimeInterval(TimeInterval(interval))))
-                guard contact.instanceID == nil else { continue }
-                for binding in current where binding.instanceID == nil && binding.key != contact.key
-                    && Self.selector(of: binding) == selector {
-                    replaced.append(ContactSpec(uri: binding.contact, expires: 0))
+            var selector: String?
+            if let push = contact.push {
+                switch directory.resolve(push) {
+                case .unsupported(let reason):
+                    return .reject(reason: reason)
+                case .invalid(let reason):
+                    return .invalid(reason: reason)
+                case .reported:
+                    break
+                case .noDevice(let reason):
+                    // `pn-provider` alone asks whether the service is supported;
+                    // a token sipwake cannot use promises nothing.
+                    if push.prid == nil {
+                        work.append(.query(pns: push.provider))
+                    } else {
+                        logger.debug("push parameters name no device", metadata: [
+                            "sip.aor": "\(request.aor)", "pns.reason": "\(reason)"])
+                    }
+                case .device(let device):
+                    guard let own = push.selector(aor: request.aor, instanceID: contact.instanceID) else { break }
+                    selector = own
+                    if interval <= 0 {
+                        work.append(.remove(selector: own))
+                        break
+                    }
+                    work.append(.store(selector: own, device: device, push: push,
+                                       expiresAt: now.addingTimeInterval(TimeInterval(interval))))
+                    guard contact.instanceID == nil else { break }
+                    for old in pushed where old.binding.instanceID == nil && old.binding.key != contact.key
+                        && old.selector == own {
+                        replaced.append(ContactSpec(uri: old.binding.contact, expires: 0))
+                    }
                 }
             }
+            // The binding this contact refreshes or removes was a push target
+            // under another selector, or the phone no longer asks for pushes
+            // (or unregisters by its instance id alone): that target goes.
+            for old in pushed where old.binding.key == contact.key && old.selector != selector {
+                dropped.append(old.selector)
+            }
+        }
+        for selector in dropped where !work.contains(where: { $0.selector == selector }) {
+            work.append(.remove(selector: selector))
         }
         request.contacts.append(contentsOf: replaced.filter { spec in !request.contacts.contains { $0.key == spec.key } })
         return .accept(request: request, work: work)
@@ -131,6 +153,7 @@ final class PNSRegistrations {
     func store(aor: String, work: [PNSWork], now: Date,
                completion: @escaping @Sendable (Result<[String: DeviceTuple], any Error>) -> Void) {
         let logger = self.logger
+        let limit = maxTargetsPerUser
         let failed = metrics.storeFailed
         tuples.write { store in
             var tuples: [String: DeviceTuple] = [:]
@@ -152,6 +175,7 @@ final class PNSRegistrations {
                                 tokenCalls: device.tokenCalls, appIDOther: other == nil ? nil : device.app.appID,
                                 tokenOther: other, platform: device.platform, provider: device.app.provider, now: now)
                             tuples[selector] = tuple
+                            try Self.keepNewest(limit, of: aor, in: store)
                         } catch StorageError.userNotFound {
                             failed.increment()
                             logger.warning("push target not stored: the user is not in the database",
@@ -172,6 +196,18 @@ final class PNSRegistrations {
         }
     }
 
+    /// A user keeps at most `limit` RFC 8599 push targets, the most recently
+    /// registered: every call pushes each of them, so a phone that keeps
+    /// registering new tokens must not make one INVITE into hundreds of
+    /// pushes. Tuples reported by apps are not counted.
+    private static func keepNewest(_ limit: Int, of aor: String, in store: any TupleRepository) throws {
+        let own = try store.list(username: aor, limit: 10_000, offset: 0)
+            .filter { $0.selector.hasPrefix(SIPPushParameters.selectorPrefix) }
+        guard own.count > limit else { return }
+        let oldest = own.sorted { ($0.lastSeenAt, $0.id) > ($1.lastSeenAt, $1.id) }.dropFirst(limit)
+        _ = try store.delete(ids: oldest.map(\.id))
+    }
+
     /// The REGISTER's push targets are stored (`tuples`, by selector): the
     /// refresh schedule learns them. Returns the 200 OK's `Feature-Caps`.
     func stored(aor: String, work: [PNSWork], tuples: [String: DeviceTuple], now: Date) -> String? {
@@ -187,7 +223,7 @@ final class PNSRegistrations {
             case .store(let selector, _, let push, let expiresAt):
                 guard let tuple = tuples[selector] else { continue }
                 let key = BindingRefreshKey(aor: aor, selector: selector)
-                if let purr = push.purr, let answered = schedule.device(withPURR: purr) {
+                if let purr = push.purr, let answered = schedule.device(withPURR: purr, of: aor) {
                     metrics.refreshAnswered.increment()
                     logger.debug("binding refreshed after its push", metadata: [
                         "sip.aor": "\(aor)", "pns.purr": "\(purr)"])
@@ -205,12 +241,14 @@ final class PNSRegistrations {
                     .flatMap { direct ? $0 : nil }
                 targets[key] = PNSRefreshTarget(tupleID: tuple.id, provider: tuple.provider,
                                                 appID: tuple.appIDOther ?? tuple.appIDCalls ?? "", token: other)
-                let refreshed = other != nil && schedule.before > 0
+                let refreshed = other != nil && schedule.before > 0 && schedule.lead(expiresAt: expiresAt, now: now) > 0
                 let purr = schedule.registered(key, expiresAt: expiresAt, now: now, pushes: refreshed) {
                     UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
                 }
+                // With several push contacts in one REGISTER, the first device's.
+                guard !caps.contains(where: { $0.hasPrefix("+sip.pnspurr") }) else { continue }
                 caps = ["+sip.pns=\"\(push.provider)\""]
-                if refreshed { caps.append("+sip.pnsreg=\"\(Int(schedule.before))\"") }
+                if refreshed { caps.append("+sip.pnsreg=\"\(schedule.lead(expiresAt: expiresAt, now: now))\"") }
                 caps.append("+sip.pnspurr=\"\(purr)\"")
             }
         }
@@ -219,13 +257,33 @@ final class PNSRegistrations {
 
     // MARK: Bindings and time
 
-    /// The registrar expired or removed bindings: an expired push-capable
-    /// binding ends its refresh schedule (its tuple stays a push target).
+    /// The registrar expired or evicted bindings. An expired push-capable
+    /// binding ends its refresh schedule, and its tuple stays a push target
+    /// (a lapsed binding is what a sleeping phone looks like). An evicted
+    /// one (the user's newest registrations took its place) is no push
+    /// target any more.
     func bindingsChanged(_ changes: [BindingChange]) {
         for change in changes {
-            guard case .removed(let binding, .expired) = change, let selector = Self.selector(of: binding) else { continue }
+            guard case .removed(let binding, let reason) = change, let selector = Self.selector(of: binding) else { continue }
             let key = BindingRefreshKey(aor: binding.aor, selector: selector)
-            if let action = schedule.lapsed(key) { perform(action) }
+            switch reason {
+            case .expired:
+                if let action = schedule.lapsed(key) { perform(action) }
+            case .evicted:
+                schedule.removed(key)
+                targets[key] = nil
+                let logger = self.logger
+                let failed = metrics.storeFailed
+                tuples.write { store in
+                    do { _ = try store.remove(username: binding.aor, selector: selector) } catch {
+                        failed.increment()
+                        logger.warning("push target of an evicted binding not removed",
+                                       metadata: ["sip.aor": "\(binding.aor)", "error": "\(error)"])
+                    }
+                }
+            case .unregistered:
+                continue
+            }
         }
     }
 
@@ -236,7 +294,10 @@ final class PNSRegistrations {
 
     private func perform(_ action: BindingRefreshAction) {
         switch action {
+        case .expired(let key):
+            targets[key] = nil
         case .unanswered(let key, let pushes):
+            targets[key] = nil
             metrics.refreshUnanswered.increment()
             logger.warning("binding expired although refresh pushes were sent", metadata: [
                 "sip.aor": "\(key.aor)", "pns.selector": "\(key.selector)", "pns.pushes": "\(pushes)"])
@@ -258,11 +319,16 @@ final class PNSRegistrations {
             "sip.aor": "\(key.aor)", "pns.selector": "\(key.selector)", "pns.attempt": "\(attempt)"])
         let resume = self.resume
         sender.send(message) { result in
-            resume { registrations in registrations.pushAnswered(key, tupleID: target.tupleID, result: result, sentAt: now) }
+            resume { registrations in
+                registrations.pushAnswered(key, tupleID: target.tupleID, token: token, result: result, sentAt: now)
+            }
         }
     }
 
-    private func pushAnswered(_ key: BindingRefreshKey, tupleID: Int64, result: PushResult, sentAt: Date) {
+    /// A refresh push's answer. A token gone is deleted, unless the device
+    /// re-registered with another token meanwhile (its tuple keeps its id).
+    private func pushAnswered(_ key: BindingRefreshKey, tupleID: Int64, token: String, result: PushResult,
+                              sentAt: Date) {
         let logger = self.logger
         if result.kind == .delivered {
             metrics.refreshDelivered.increment()
@@ -272,10 +338,16 @@ final class PNSRegistrations {
         let failed = metrics.storeFailed
         if result.kind == .tokenGone {
             // The device is gone: no more refreshes, and no more call pushes.
-            schedule.removed(key)
-            targets[key] = nil
+            if targets[key]?.token == token {
+                schedule.removed(key)
+                targets[key] = nil
+            }
             tuples.write { store in
-                do { _ = try store.delete(id: tupleID) } catch {
+                do {
+                    guard let tuple = try store.get(id: tupleID), tuple.tokenCalls == token || tuple.tokenOther == token
+                    else { return }
+                    _ = try store.delete(id: tupleID)
+                } catch {
                     failed.increment()
                     logger.warning("stale push target not deleted", metadata: ["push.tuple_id": "\(tupleID)", "error": "\(error)"])
                 }
@@ -284,7 +356,15 @@ final class PNSRegistrations {
         }
         let now = clock()
         tuples.write { store in
-            try? store.recordPushResult(id: tupleID, sentAt: sentAt, at: now, status: result.httpStatus, result: result.name)
+            do {
+                try store.recordPushResult(id: tupleID, sentAt: sentAt, at: now, status: result.httpStatus, result: result.name)
+            } catch StorageError.tupleNotFound {
+                logger.debug("refresh push result for a tuple already deleted", metadata: ["push.tuple_id": "\(tupleID)"])
+            } catch {
+                failed.increment()
+                logger.warning("refresh push result not written on the tuple",
+                               metadata: ["push.tuple_id": "\(tupleID)", "error": "\(error)"])
+            }
         }
     }
 
@@ -293,6 +373,6 @@ final class PNSRegistrations {
     static func selector(of binding: Binding) -> String? {
         guard binding.contact.contains("pn-"), let uri = SIPURI(parsing: binding.contact),
               let push = uri.pushParameters else { return nil }
-        return push.selector(instanceID: binding.instanceID)
+        return push.selector(aor: binding.aor, instanceID: binding.instanceID)
     }
 }

@@ -12,3 +12,13 @@ enum PNSWork: Sendable, Equatable {
     /// alone, or no VoIP token): an ordinary binding, told that `pns` is supported.
     case query(pns: String)
 }
+
+extension PNSWork {
+    /// The selector this work stores or removes, nil for a query.
+    var selector: String? {
+        switch self {
+        case .store(let selector, _, _, _), .remove(let selector): return selector
+        case .query: return nil
+        }
+    }
+}

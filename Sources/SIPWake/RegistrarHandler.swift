@@ -161,7 +161,7 @@ final class RegistrarHandler {
                 pns.refused(reason, aor: aor)
                 return rejectUnsupportedPush(request, featureCaps: pns.unsupportedFeatureCaps)
             case .invalid(let reason):
-                return reject(request, 400, reason == "bad pn-prid" ? "Bad pn-prid" : "Bad Push Parameters")
+                return reject(request, 400, reason)
             case .accept(let checked, let work):
                 registerRequest = checked
                 pnsWork = work
@@ -223,6 +223,8 @@ final class RegistrarHandler {
             parked.request.reply(500, "Binding Not Stored", tags: SofiaTagList().header("Retry-After", "5"))
             return
         }
+        // An evicted binding's push target goes with it.
+        pns?.bindingsChanged(parked.changes)
         if let pns, !parked.pnsWork.isEmpty {
             // The push targets are stored next; the 200 OK waits for them.
             pending[token] = parked
@@ -244,7 +246,18 @@ final class RegistrarHandler {
         case .success(let tuples):
             accept(parked, featureCaps: pns.stored(aor: parked.aor, work: parked.pnsWork, tuples: tuples, now: clock()))
         case .failure:
-            let inverse = Self.inverse(of: parked.changes)
+            // Only what is still as this REGISTER left it is undone: a later
+            // REGISTER of the same device, committed meanwhile, stays.
+            let now = Date.distantPast
+            let present = Set(table.bindings(of: parked.aor, now: now))
+            let keys = Set(present.map(\.key))
+            let inverse = Self.inverse(of: parked.changes).filter { change in
+                switch change {
+                case .removed(let binding, _): return present.contains(binding)
+                case .refreshed(let current, _): return present.contains(current)
+                case .added(let binding): return !keys.contains(binding.key)
+                }
+            }
             table.apply(inverse)
             track(inverse)
             if !inverse.isEmpty { onBindingsChanged?(inverse, nil) }
@@ -253,6 +266,7 @@ final class RegistrarHandler {
             failed.increment()
             writer.submit(inverse) { result in
                 if case .failure(let error) = result {
+                    failed.increment()
                     logger.warning("binding of a refused push target not removed from disk", metadata: ["error": "\(error)"])
                 }
             }

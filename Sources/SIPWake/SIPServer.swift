@@ -108,6 +108,7 @@ actor SIPServer: SIPRequestHandler {
         self.calls = calls
         registrar.pns = PNSRegistrations(
             directory: pnsDirectory, refreshBefore: settings.pnRefreshBefore, refreshRetries: settings.pnRefreshRetries,
+            maxTargetsPerUser: settings.policy.maxBindingsPerAOR,
             tuples: calls.tupleWork, sender: push, logger: logger, metrics: metrics, clock: clock,
             resume: { [loop, weak self] body in
                 loop.execute { [weak self] in

@@ -124,6 +124,8 @@ import Config
         #expect(spaced.key == "apps.phone-android.pn_param")
         let semicolon = try error(Self.fcm + "\npn_param = \"a;b\"\n")
         #expect(semicolon.key == "apps.phone-android.pn_param")
+        let escaped = try error(Self.fcm + "\npn_param = \"a%20b\"\n")
+        #expect(escaped.key == "apps.phone-android.pn_param", "a phone's escapes are undone before matching")
         let gateway = try error("""
             [apps.acro]
             app_id = "cz.acrobits.softphone"

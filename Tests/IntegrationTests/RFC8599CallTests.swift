@@ -66,9 +66,10 @@ final class RFC8599CallTests: IntegrationTestCase {
     }
 
     /// One REGISTER that is never refreshed (the app went to sleep).
-    private func registerOnce(_ lab: Lab, params: String, instance: String, expires: Int) async throws -> TestResponse {
+    private func registerOnce(_ lab: Lab, user: String = "alice", params: String, instance: String,
+                              expires: Int) async throws -> TestResponse {
         let ua = try await makeUA(lab.server)
-        return await ua.register(user: "alice", password: "alice-secret",
+        return await ua.register(user: user, password: "\(user)-secret",
                                  contacts: ["<sip:alice@127.0.0.1:45999\(params)>;+sip.instance=\"<\(instance)>\""],
                                  expires: expires)
     }
@@ -116,7 +117,7 @@ final class RFC8599CallTests: IntegrationTestCase {
         let tuples = try lab.tuples.list(username: "alice", limit: 10, offset: 0)
         XCTAssertEqual(tuples.count, 1, "\(tuples)")
         let tuple = try XCTUnwrap(tuples.first)
-        XCTAssertEqual(tuple.selector, "<\(Self.androidInstance)>")
+        XCTAssertEqual(tuple.selector, "rfc8599:alice:<\(Self.androidInstance)>")
         XCTAssertEqual(tuple.provider, "fcm")
         XCTAssertEqual(tuple.appIDCalls, DirectPushLab.androidAppID)
         XCTAssertEqual(tuple.tokenCalls, "fcm-8599-token")
@@ -158,12 +159,12 @@ final class RFC8599CallTests: IntegrationTestCase {
     // MARK: A Linphone iPhone and its refresh pushes
 
     func testAnIPhoneGetsItsRefreshPushOnTheAlertTokenAgainWhenItStaysAsleepAndKeepsItsPushTarget() async throws {
-        let lab = try await startLab(registrar: "pn_refresh_before = 2\npn_refresh_retries = 1")
-        let response = try await registerOnce(lab, params: Self.iphoneParams(), instance: Self.iphoneInstance, expires: 4)
+        let lab = try await startLab(registrar: "pn_refresh_before = 4\npn_refresh_retries = 1")
+        let response = try await registerOnce(lab, params: Self.iphoneParams(), instance: Self.iphoneInstance, expires: 10)
         XCTAssertEqual(response.status, 200, response.text)
         let caps = response.header("Feature-Caps")
         XCTAssertEqual(Self.capability(caps, "+sip.pns"), "apns")
-        XCTAssertEqual(Self.capability(caps, "+sip.pnsreg"), "2")
+        XCTAssertEqual(Self.capability(caps, "+sip.pnsreg"), "4")
         let purr = try XCTUnwrap(Self.capability(caps, "+sip.pnspurr"), response.text)
 
         let tuple = try XCTUnwrap(try lab.tuples.list(username: "alice", limit: 10, offset: 0).first)
@@ -171,7 +172,7 @@ final class RFC8599CallTests: IntegrationTestCase {
         XCTAssertEqual(tuple.tokenOther, "alert-8599")
         XCTAssertEqual(tuple.provider, "apns")
 
-        // Two seconds before expiry, then once more: a silent push to the
+        // Four seconds before expiry, then once more: a silent push to the
         // alert token carrying the PRID-URR, never anything to the VoIP token.
         let refreshes = await lab.push.waitForRecords("apns", token: "alert-8599", count: 2)
         XCTAssertEqual(refreshes.count, 2, "\(refreshes)")
@@ -199,8 +200,8 @@ final class RFC8599CallTests: IntegrationTestCase {
     }
 
     func testARefreshAnsweredByARegistrationCarryingThePURRIsNotSentAgain() async throws {
-        let lab = try await startLab(registrar: "pn_refresh_before = 3\npn_refresh_retries = 1")
-        let response = try await registerOnce(lab, params: Self.androidParams(), instance: Self.androidInstance, expires: 6)
+        let lab = try await startLab(registrar: "pn_refresh_before = 8\npn_refresh_retries = 1")
+        let response = try await registerOnce(lab, params: Self.androidParams(), instance: Self.androidInstance, expires: 16)
         let purr = try XCTUnwrap(Self.capability(response.header("Feature-Caps"), "+sip.pnspurr"), response.text)
         let first = await lab.push.waitForRecords("fcm", token: "fcm-8599-token")
         XCTAssertEqual(Self.fcmData(first.first)?["pn-purr"] as? String, purr, "\(first)")
@@ -210,8 +211,8 @@ final class RFC8599CallTests: IntegrationTestCase {
                                            instance: Self.androidInstance, expires: 3600)
         XCTAssertEqual(again.status, 200)
         XCTAssertEqual(Self.capability(again.header("Feature-Caps"), "+sip.pnspurr"), purr, "the device keeps its PRID-URR")
-        // The retry would have left 1.5 s after the first push.
-        try await Task.sleep(for: .seconds(3))
+        // The retry would have left 4 s after the first push.
+        try await Task.sleep(for: .seconds(5))
         XCTAssertEqual(lab.push.records("fcm", token: "fcm-8599-token").count, 1)
     }
 
@@ -254,5 +255,29 @@ final class RFC8599CallTests: IntegrationTestCase {
                                      callID: callID, cseq: 10)
         XCTAssertEqual(left.status, 200)
         XCTAssertEqual(try lab.tuples.count(username: "alice"), 0, "the user logged out of this phone")
+
+        // Unregistering by instance id alone, without the push parameters, removes it too.
+        let again = await ua.register(user: "alice", password: "alice-secret", contacts: [contact], expires: 600,
+                                      callID: callID, cseq: 20)
+        XCTAssertEqual(again.status, 200)
+        XCTAssertEqual(try lab.tuples.count(username: "alice"), 1)
+        let bare = "<sip:alice@127.0.0.1:45999>;+sip.instance=\"<\(Self.androidInstance)>\""
+        let gone = await ua.register(user: "alice", password: "alice-secret", contacts: [bare], expires: 0,
+                                     callID: callID, cseq: 30)
+        XCTAssertEqual(gone.status, 200)
+        XCTAssertEqual(try lab.tuples.count(username: "alice"), 0)
+        XCTAssertTrue(try lab.bindings.loadAll().isEmpty)
+    }
+
+    func testTwoAccountsOnOnePhoneKeepAPushTargetEach() async throws {
+        let lab = try await startLab()
+        // One instance, one token, two accounts (Linphone registers each account with both).
+        for user in ["alice", "bob", "alice"] {
+            let response = try await registerOnce(lab, user: user, params: Self.androidParams(),
+                                                  instance: Self.androidInstance, expires: 600)
+            XCTAssertEqual(response.status, 200, response.text)
+        }
+        XCTAssertEqual(try lab.tuples.count(username: "alice"), 1)
+        XCTAssertEqual(try lab.tuples.count(username: "bob"), 1, "alice's REGISTER does not take bob's push target")
     }
 }

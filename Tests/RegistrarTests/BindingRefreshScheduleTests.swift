@@ -30,7 +30,8 @@ import Testing
         #expect(schedule.tick(now: at(3480)).count == 1)
         let again = schedule.registered(alice, expiresAt: at(3490 + 3600), now: at(3490)) { "purr-2" }
         #expect(again == "purr-1", "the device keeps its PRID-URR")
-        #expect(schedule.device(withPURR: "purr-1") == alice)
+        #expect(schedule.device(withPURR: "purr-1", of: "alice") == alice)
+        #expect(schedule.device(withPURR: "purr-1", of: "mallory") == nil, "another user's PRID-URR names nothing")
         #expect(schedule.tick(now: at(3520)).isEmpty)
         #expect(schedule.tick(now: at(3600)).isEmpty, "the old expiry no longer counts")
         #expect(schedule.dueAt(alice) == at(3490 + 3600 - 120))
@@ -49,7 +50,8 @@ import Testing
         #expect(schedule.registered(alice, expiresAt: at(60), now: t0) { "p" } == "p")
         #expect(schedule.dueAt(alice) == nil)
         #expect(schedule.tick(now: at(59)).isEmpty)
-        #expect(schedule.tick(now: at(60)).isEmpty, "nothing was sent, so nothing went unanswered")
+        #expect(schedule.tick(now: at(60)) == [.expired(alice)], "nothing was sent, so nothing went unanswered")
+        #expect(schedule.count == 0)
     }
 
     @Test func aLapsedBindingIsUnansweredOnlyWhenPushesWereSentAndARemovedOneIsForgotten() {
@@ -57,7 +59,8 @@ import Testing
         let bob = BindingRefreshKey(aor: "bob", selector: "pn-prid:x")
         schedule.registered(alice, expiresAt: at(600), now: t0) { "a" }
         schedule.registered(bob, expiresAt: at(600), now: t0) { "b" }
-        #expect(schedule.lapsed(alice) == nil)
+        #expect(schedule.lapsed(alice) == .expired(alice))
+        #expect(schedule.lapsed(alice) == nil, "forgotten")
         #expect(schedule.tick(now: at(480)) == [.push(bob, purr: "b", attempt: 1)])
         #expect(schedule.lapsed(bob) == .unanswered(bob, pushes: 1))
         schedule.registered(alice, expiresAt: at(600), now: t0) { "a" }
@@ -71,6 +74,12 @@ import Testing
         let purr = schedule.registered(alice, expiresAt: at(3600), now: t0, pushes: false) { "p" }
         #expect(schedule.purr(of: alice) == purr)
         #expect(schedule.tick(now: at(3500)).isEmpty)
-        #expect(schedule.tick(now: at(3600)).isEmpty)
+        #expect(schedule.tick(now: at(3600)) == [.expired(alice)])
+    }
+
+    @Test func theAdvertisedLeadIsBeforeOrHalfTheRegistration() {
+        let schedule = BindingRefreshSchedule(before: 120, retries: 2)
+        #expect(schedule.lead(expiresAt: at(3600), now: t0) == 120)
+        #expect(schedule.lead(expiresAt: at(60), now: t0) == 30)
     }
 }

@@ -88,13 +88,15 @@ import Testing
         }
     }
 
-    @Test func theSelectorIsTheInstanceElseThePushToken() {
+    @Test func theSelectorIsTheUserAndTheInstanceElseThePushToken() {
         let push = SIPPushParameters(provider: "fcm", prid: "tok")
-        #expect(push.selector(instanceID: "<urn:uuid:1>") == "<urn:uuid:1>")
-        #expect(push.selector(instanceID: nil) == "pn-prid:tok")
-        #expect(SIPPushParameters(provider: "fcm").selector(instanceID: nil) == nil)
+        #expect(push.selector(aor: "alice", instanceID: "<urn:uuid:1>") == "rfc8599:alice:<urn:uuid:1>")
+        #expect(push.selector(aor: "bob", instanceID: "<urn:uuid:1>") == "rfc8599:bob:<urn:uuid:1>",
+                "two accounts of one phone are two push targets")
+        #expect(push.selector(aor: "alice", instanceID: nil) == "rfc8599:alice:pn-prid:tok")
+        #expect(SIPPushParameters(provider: "fcm").selector(aor: "alice", instanceID: nil) == nil)
         let long = SIPPushParameters(provider: "fcm", prid: String(repeating: "x", count: 4000))
-        #expect(long.selector(instanceID: nil)?.count == 256)
+        #expect(long.selector(aor: "alice", instanceID: nil)?.count == 256)
     }
 
     @Test func aKnownServiceNoAppUsesIsPairedOnlyAndAnUnknownOneUnsupported() {
@@ -117,13 +119,13 @@ import Testing
 
     @Test func malformedValuesAreInvalidBeforeAnythingIsMatched() {
         let cases: [(SIPPushParameters, String)] = [
-            (SIPPushParameters(provider: "fcm", prid: "a\r\nVia: x", param: "example-phone"), "bad pn-prid"),
-            (SIPPushParameters(provider: "fcm", prid: "a b"), "bad pn-prid"),
-            (SIPPushParameters(provider: "fcm", prid: String(repeating: "t", count: 4097)), "bad pn-prid"),
-            (SIPPushParameters(provider: "fcm\"x", prid: "t"), "bad pn-provider"),
-            (SIPPushParameters(provider: String(repeating: "p", count: 33), prid: "t"), "bad pn-provider"),
-            (SIPPushParameters(provider: "apns", prid: "t", param: "T.b\u{7f}"), "bad pn-param"),
-            (SIPPushParameters(provider: "apns", prid: "t", purr: String(repeating: "u", count: 129)), "bad pn-purr"),
+            (SIPPushParameters(provider: "fcm", prid: "a\r\nVia: x", param: "example-phone"), "Bad pn-prid"),
+            (SIPPushParameters(provider: "fcm", prid: "a b"), "Bad pn-prid"),
+            (SIPPushParameters(provider: "fcm", prid: String(repeating: "t", count: 4097)), "Bad pn-prid"),
+            (SIPPushParameters(provider: "fcm\"x", prid: "t"), "Bad pn-provider"),
+            (SIPPushParameters(provider: String(repeating: "p", count: 33), prid: "t"), "Bad pn-provider"),
+            (SIPPushParameters(provider: "apns", prid: "t", param: "T.b\u{7f}"), "Bad pn-param"),
+            (SIPPushParameters(provider: "apns", prid: "t", purr: String(repeating: "u", count: 129)), "Bad pn-purr"),
         ]
         for (push, reason) in cases {
             #expect(directory.resolve(push) == .invalid(reason: reason), "\(push)")
