@@ -233,18 +233,7 @@ final class PNSRegistrations {
                         targets[answered] = nil
                     }
                 }
-                // Only a device with a token for it gets refresh pushes (never
-                // an iOS VoIP token), and only through APNs or FCM: the
-                // Acrobits gateway and webhooks have no refresh push.
-                let direct = Self.refreshProviders.contains(tuple.provider)
-                let other = tuple.tokenOther.flatMap { $0 == tuple.tokenCalls && tuple.provider == "apns" ? nil : $0 }
-                    .flatMap { direct ? $0 : nil }
-                targets[key] = PNSRefreshTarget(tupleID: tuple.id, provider: tuple.provider,
-                                                appID: tuple.appIDOther ?? tuple.appIDCalls ?? "", token: other)
-                let refreshed = other != nil && schedule.before > 0 && schedule.lead(expiresAt: expiresAt, now: now) > 0
-                let purr = schedule.registered(key, expiresAt: expiresAt, now: now, pushes: refreshed) {
-                    UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-                }
+                let (purr, refreshed) = schedule(key, tuple: tuple, expiresAt: expiresAt, now: now)
                 // With several push contacts in one REGISTER, the first device's.
                 guard !caps.contains(where: { $0.hasPrefix("+sip.pnspurr") }) else { continue }
                 caps = ["+sip.pns=\"\(push.provider)\""]
@@ -253,6 +242,65 @@ final class PNSRegistrations {
             }
         }
         return caps.isEmpty ? nil : "*;" + caps.joined(separator: ";")
+    }
+
+    /// Puts `key` on the refresh schedule with its tuple's refresh target.
+    /// Only a device with a token for it gets refresh pushes (never an iOS
+    /// VoIP token), and only through APNs or FCM: the Acrobits gateway and
+    /// webhooks have no refresh push. Returns its PRID-URR and whether it
+    /// will be pushed.
+    private func schedule(_ key: BindingRefreshKey, tuple: DeviceTuple, expiresAt: Date,
+                          now: Date) -> (purr: String, refreshed: Bool) {
+        let direct = Self.refreshProviders.contains(tuple.provider)
+        let other = tuple.tokenOther.flatMap { $0 == tuple.tokenCalls && tuple.provider == "apns" ? nil : $0 }
+            .flatMap { direct ? $0 : nil }
+        targets[key] = PNSRefreshTarget(tupleID: tuple.id, provider: tuple.provider,
+                                        appID: tuple.appIDOther ?? tuple.appIDCalls ?? "", token: other)
+        let refreshed = other != nil && schedule.before > 0 && schedule.lead(expiresAt: expiresAt, now: now) > 0
+        let purr = schedule.registered(key, expiresAt: expiresAt, now: now, pushes: refreshed) {
+            UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        }
+        return (purr, refreshed)
+    }
+
+    /// At start: the push-capable bindings loaded from the database get
+    /// their refresh schedule back (a phone told `+sip.pnsreg` before a
+    /// restart waits for its push), from their tuples, read off the loop.
+    /// Their PRID-URRs are new: the phones learn them at their next REGISTER.
+    func restore(bindings: [Binding]) {
+        var expiries: [BindingRefreshKey: Date] = [:]
+        for binding in bindings {
+            guard let selector = Self.selector(of: binding) else { continue }
+            expiries[BindingRefreshKey(aor: binding.aor, selector: selector)] = binding.expiresAt
+        }
+        guard !expiries.isEmpty else { return }
+        let users = Set(expiries.keys.map(\.aor))
+        let logger = self.logger
+        let resume = self.resume
+        tuples.read { [expiries] store in
+            var found: [BindingRefreshKey: DeviceTuple] = [:]
+            for user in users {
+                do {
+                    for tuple in try store.list(username: user, limit: 10_000, offset: 0) {
+                        let key = BindingRefreshKey(aor: user, selector: tuple.selector)
+                        if expiries[key] != nil { found[key] = tuple }
+                    }
+                } catch {
+                    logger.warning("refresh schedule not restored for a user", metadata: ["sip.aor": "\(user)", "error": "\(error)"])
+                }
+            }
+            let tuples = found
+            resume { registrations in registrations.restored(tuples, expiries: expiries) }
+        }
+    }
+
+    private func restored(_ tuples: [BindingRefreshKey: DeviceTuple], expiries: [BindingRefreshKey: Date]) {
+        let now = clock()
+        for (key, tuple) in tuples {
+            guard let expiresAt = expiries[key], expiresAt > now, schedule.purr(of: key) == nil else { continue }
+            _ = schedule(key, tuple: tuple, expiresAt: expiresAt, now: now)
+        }
+        logger.debug("refresh schedule restored", metadata: ["pns.devices": "\(schedule.count)"])
     }
 
     // MARK: Bindings and time

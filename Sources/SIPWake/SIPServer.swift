@@ -117,6 +117,7 @@ actor SIPServer: SIPRequestHandler {
                     }
                 }
             })
+        registrar.pns?.restore(bindings: bindings)
         let dialogs = DialogRouter(settings: callSettings, logger: logger, metrics: metrics)
         self.dialogs = dialogs
         let messages = MessageRelay(logger: logger, metrics: metrics)

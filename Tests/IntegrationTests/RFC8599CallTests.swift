@@ -199,6 +199,18 @@ final class RFC8599CallTests: IntegrationTestCase {
         XCTAssertEqual(voip.first.flatMap { Self.header($0, "apns-push-type") }, "voip", "\(voip)")
     }
 
+    func testARestartKeepsTheRefreshPushesOfTheRegisteredPhones() async throws {
+        let lab = try await startLab(registrar: "pn_refresh_before = 6\npn_refresh_retries = 0")
+        let response = try await registerOnce(lab, params: Self.androidParams(), instance: Self.androidInstance, expires: 14)
+        XCTAssertEqual(Self.capability(response.header("Feature-Caps"), "+sip.pnsreg"), "6", response.text)
+        // sipwake restarts well before the push is due (8 s after the REGISTER).
+        let exit = await lab.server.stop()
+        XCTAssertEqual(exit, 0)
+        try await lab.server.start()
+        let refresh = await lab.push.waitForRecords("fcm", token: "fcm-8599-token", timeout: .seconds(15))
+        XCTAssertEqual(Self.fcmData(refresh.first)?["type"] as? String, "binding-refresh", "\(refresh)")
+    }
+
     func testARefreshAnsweredByARegistrationCarryingThePURRIsNotSentAgain() async throws {
         let lab = try await startLab(registrar: "pn_refresh_before = 8\npn_refresh_retries = 1")
         let response = try await registerOnce(lab, params: Self.androidParams(), instance: Self.androidInstance, expires: 16)
