@@ -84,8 +84,8 @@ public struct BindingRefreshSchedule: Sendable {
     /// Seconds before expiry of the first refresh push of a registration
     /// from `now` to `expiresAt` (the `+sip.pnsreg` it is told): `before`,
     /// or half the registration when that is shorter.
-    public func lead(expiresAt: Date, now: Date) -> Int {
-        Int(min(before, max(0, expiresAt.timeIntervalSince(now)) / 2))
+    public func lead(expiresAt: Date, now: Date) -> TimeInterval {
+        min(before, max(0, expiresAt.timeIntervalSince(now)) / 2)
     }
 
     /// The device is no push target any more (it unregistered, was evicted,

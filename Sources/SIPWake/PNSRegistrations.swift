@@ -237,7 +237,10 @@ final class PNSRegistrations {
                 // With several push contacts in one REGISTER, the first device's.
                 guard !caps.contains(where: { $0.hasPrefix("+sip.pnspurr") }) else { continue }
                 caps = ["+sip.pns=\"\(push.provider)\""]
-                if refreshed { caps.append("+sip.pnsreg=\"\(schedule.lead(expiresAt: expiresAt, now: now))\"") }
+                if refreshed {
+                    let lead = Int(schedule.lead(expiresAt: expiresAt, now: now).rounded(.up))
+                    caps.append("+sip.pnsreg=\"\(lead)\"")
+                }
                 caps.append("+sip.pnspurr=\"\(purr)\"")
             }
         }

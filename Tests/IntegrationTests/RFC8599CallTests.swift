@@ -105,13 +105,13 @@ final class RFC8599CallTests: IntegrationTestCase {
     // MARK: A sleeping Android phone
 
     func testAPhoneWhoseBindingLapsedIsPushedOnACallAndAnswersWhenItRegistersAgain() async throws {
-        let lab = try await startLab()
+        let lab = try await startLab(registrar: "")
         let first = try await registerOnce(lab, params: Self.androidParams(), instance: Self.androidInstance, expires: 2)
         XCTAssertEqual(first.status, 200, first.text)
         let caps = first.header("Feature-Caps")
         XCTAssertEqual(Self.capability(caps, "+sip.pns"), "fcm", first.text)
-        XCTAssertNotNil(Self.capability(caps, "+sip.pnspurr"), first.text)
-        XCTAssertNil(Self.capability(caps, "+sip.pnsreg"), "refresh pushes are off in this lab: \(first.text)")
+        let purr = try XCTUnwrap(Self.capability(caps, "+sip.pnspurr"), first.text)
+        XCTAssertEqual(Self.capability(caps, "+sip.pnsreg"), "1", "a 2 s registration is refreshed halfway: \(first.text)")
 
         // The REGISTER made the device a push target of alice, one tuple keyed by its instance.
         let tuples = try lab.tuples.list(username: "alice", limit: 10, offset: 0)
@@ -123,16 +123,20 @@ final class RFC8599CallTests: IntegrationTestCase {
         XCTAssertEqual(tuple.tokenCalls, "fcm-8599-token")
         XCTAssertEqual(tuple.platform, .android)
 
-        // The app sleeps: its binding lapses, the push target stays.
+        // The app sleeps through its refresh push: its binding lapses, the push target stays.
+        let refresh = await lab.push.waitForRecords("fcm", token: "fcm-8599-token")
+        XCTAssertEqual(Self.fcmData(refresh.first)?["type"] as? String, "binding-refresh", "\(refresh)")
+        XCTAssertEqual(Self.fcmData(refresh.first)?["pn-purr"] as? String, purr)
         try await waitUntilLapsed(lab)
         XCTAssertEqual(try lab.tuples.count(username: "alice"), 1)
+        let refreshes = lab.push.records("fcm", token: "fcm-8599-token").count
 
         let pbx = try await startPhone("pbx", host: "127.0.0.2")
         let outgoing = await pbx.invite("sip:alice@localhost", via: lab.server.proxy("udp"),
                                         headers: [("X-Push-ID", "pair-8599-fcm")], media: "audio",
                                         from: "\"Bob Caller\" <sip:+14155550123@pbx.example.com>")
-        let pushed = await lab.push.waitForRecords("fcm", token: "fcm-8599-token")
-        let data = try XCTUnwrap(Self.fcmData(pushed.first), "\(pushed)")
+        let pushed = await lab.push.waitForRecords("fcm", token: "fcm-8599-token", count: refreshes + 1)
+        let data = try XCTUnwrap(Self.fcmData(pushed.last), "\(pushed)")
         XCTAssertEqual(data["messageType"] as? String, "incomingCall")
         XCTAssertTrue((data["incomingCall"] as? String)?.contains("pair-8599-fcm") == true, "\(data)")
         let early = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .milliseconds(500))
