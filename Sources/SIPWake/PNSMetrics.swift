@@ -4,7 +4,8 @@ import Metrics
 struct PNSMetrics {
     /// REGISTERs answered 555: their `pn-provider` or `pn-param` names no configured app.
     let unsupported: Counter
-    /// Push targets not stored (the REGISTER got 500, or no such user).
+    /// Push targets not stored, removed or read back (the REGISTER got 500,
+    /// no such user, a stale target left, the refresh schedule not restored).
     let storeFailed: Counter
     /// Binding-refresh pushes by result, and refreshes the phone never answered.
     let refreshDelivered, refreshFailed, refreshUnanswered, refreshAnswered: Counter

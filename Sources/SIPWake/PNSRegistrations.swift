@@ -279,6 +279,7 @@ final class PNSRegistrations {
         guard !expiries.isEmpty else { return }
         let users = Set(expiries.keys.map(\.aor))
         let logger = self.logger
+        let failed = metrics.storeFailed
         let resume = self.resume
         tuples.read { [expiries] store in
             var found: [BindingRefreshKey: DeviceTuple] = [:]
@@ -289,6 +290,7 @@ final class PNSRegistrations {
                         if expiries[key] != nil { found[key] = tuple }
                     }
                 } catch {
+                    failed.increment()
                     logger.warning("refresh schedule not restored for a user", metadata: ["sip.aor": "\(user)", "error": "\(error)"])
                 }
             }
