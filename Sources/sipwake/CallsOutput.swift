@@ -38,7 +38,7 @@ enum CallsOutput {
         var branches = TextTable(headers: ["ID", "CONTACT", "INSTANCE", "REASON", "STARTED", "PROVISIONAL", "FINAL",
                                            "CANCELLED"])
         for b in r.branches {
-            branches.append([String(b.id), b.contact, b.instanceID ?? "-", b.reason, offset(b.startedAt, from: r),
+            branches.append([String(b.id), shortContact(b.contact), b.instanceID ?? "-", b.reason, offset(b.startedAt, from: r),
                              response(b.provisionalStatus, b.provisionalAt, r), response(b.finalStatus, b.endedAt, r),
                              b.cancelled ?? "-"])
         }
@@ -52,6 +52,22 @@ enum CallsOutput {
             section("Branches", branches, count: r.branches.count),
             section("Timeline", timeline, count: r.events.count),
         ].joined(separator: "\n\n")
+    }
+
+    /// The widest contact the branches table shows.
+    static let contactWidth = 60
+
+    /// A contact as the branches table shows it, so that a row fits a
+    /// terminal: the address and its `transport`, `…` for the other URI
+    /// parameters (an RFC 8599 `pn-prid` is a few hundred characters), cut
+    /// to ``contactWidth``. `--json` keeps it whole.
+    static func shortContact(_ contact: String) -> String {
+        var parts = contact.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+        let address = parts.removeFirst()
+        let transport = parts.first { $0.lowercased().hasPrefix("transport=") }
+        var short = address + (transport.map { ";" + $0 } ?? "")
+        if parts.count > (transport == nil ? 0 : 1) { short += ";…" }
+        return short.count > contactWidth ? String(short.prefix(contactWidth - 1)) + "…" : short
     }
 
     /// `pending` while the call runs.

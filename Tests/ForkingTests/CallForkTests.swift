@@ -325,6 +325,15 @@ import Testing
         #expect(fork.handle(.final(1, status: 480), now: F.at(1)).relayedFinals.map(\.1) == [480])
     }
 
+    @Test func aStaleTokenCallEndsOnceInItsStory() {
+        var (fork, _) = F.started(bindings: [], targets: [F.target(1)])
+        _ = fork.handle(.pushResult(1, .tokenGone(status: 410, detail: "Unregistered")), now: F.at(0.2))
+        _ = fork.handle(.timer, now: F.at(1))
+        _ = fork.handle(.timer, now: F.at(40))
+        #expect(fork.record.outcome == .unreachable || fork.record.outcome == .noDevices)
+        #expect(fork.record.events.filter { $0.event == "call ended" }.count == 1, "\(fork.record.events)")
+    }
+
     @Test func retryableIsRetriedOnceWhileLive() {
         var (fork, _) = F.started(bindings: [], targets: [F.target(1)])
         let first = fork.handle(.pushResult(1, .retryable(status: 503, detail: nil)), now: F.at(0.5))

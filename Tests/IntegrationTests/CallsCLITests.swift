@@ -153,6 +153,29 @@ final class CallsCLITests: XCTestCase {
         XCTAssertTrue(missed.stdout.contains("outcome       no-answer"), missed.stdout)
     }
 
+    func testLongContactsAreShortenedInTheTableAndWholeInJSON() throws {
+        let server = try SipwakeProcess()
+        try server.addUser("alice", password: "alice-secret")
+        let token = String(repeating: "f", count: 160)
+        let contact = "sip:alice@203.0.113.7:50123;transport=tcp;pn-provider=fcm;pn-param=example-phone;pn-prid=\(token)"
+        var call = answeredCall()
+        call.branches[1].contact = contact
+        let database = try SipwakeDatabase(path: server.directory.appendingPathComponent("sipwake.sqlite").path)
+        try CallRecordStore(database: database).save([call])
+        try database.close()
+
+        let text = try server.cli(["calls", "show", "pair-7c3a0d14"]).stdout
+        XCTAssertTrue(text.contains("sip:alice@203.0.113.7:50123;transport=tcp;… "), text)
+        XCTAssertFalse(text.contains(token), text)
+        let branchRows = text.components(separatedBy: "\n\n").first { $0.hasPrefix("Branches") } ?? ""
+        XCTAssertTrue(branchRows.split(separator: "\n").allSatisfy { $0.count <= 200 }, branchRows)
+
+        let json = try server.cli(["calls", "show", "pair-7c3a0d14", "--json"]).stdout
+        let record = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let branches = try XCTUnwrap(record["branches"] as? [[String: Any]])
+        XCTAssertEqual(branches.last?["contact"] as? String, contact, "--json keeps the contact whole")
+    }
+
     func testShowJSONIsTheWholeRecord() throws {
         let server = try makeServer()
         let result = try server.cli(["calls", "show", "pair-7c3a0d14", "--json"])
