@@ -81,6 +81,9 @@ public struct CallFork: Sendable {
             provisional(id, status)
         case .final(let id, let status):
             final(id, status)
+        case .localFinal(let id, let status, let reason):
+            if branches[id]?.final == nil { updateBranchRecord(id) { $0.finalReason = reason } }
+            final(id, status)
         case .callerCancelled(let answeredElsewhere):
             callerCancelled(answeredElsewhere: answeredElsewhere)
         case .bindingAdded(let binding):

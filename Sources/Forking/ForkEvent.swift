@@ -14,6 +14,10 @@ public enum ForkEvent: Sendable, Equatable {
     /// A branch ended with a final response, or Sofia ended it (408 for a
     /// timeout, 503 for an unreachable next hop).
     case final(BranchID, status: Int)
+    /// sipwake (or Sofia in its name) ended a branch itself, with no
+    /// response from the device: its flow is gone, no route, no answer in
+    /// time. Handled as `.final`; the record keeps `reason`.
+    case localFinal(BranchID, status: Int, reason: String)
     /// The caller sent CANCEL; `answeredElsewhere` when its Reason said cause=200.
     case callerCancelled(answeredElsewhere: Bool)
     /// The registrar accepted a new contact of the callee.

@@ -10,6 +10,7 @@ public struct CallBranchJSON: Encodable, Sendable {
     @ExplicitNull var finalStatus: Int?
     @ExplicitNull var endedAt: String?
     @ExplicitNull var cancelled: String?
+    @ExplicitNull var finalReason: String?
 
     init(_ b: CallBranchRecord) {
         id = b.id
@@ -22,5 +23,6 @@ public struct CallBranchJSON: Encodable, Sendable {
         finalStatus = b.finalStatus
         endedAt = b.endedAt.map(ISO8601Time.milliseconds)
         cancelled = b.cancelled
+        finalReason = b.finalReason
     }
 }

@@ -19,10 +19,14 @@ public struct CallBranchRecord: Sendable, Equatable, Codable {
     /// When sipwake cancelled the branch: why (`answered-elsewhere`, `caller-cancelled`,
     /// `declined`, `no-answer`, `replaced`).
     public var cancelled: String?
+    /// Why the final response is sipwake's own, not the device's: the
+    /// device's flow is gone, no route, no answer in time. nil when the
+    /// device (or a proxy on the way) sent it.
+    public var finalReason: String?
 
     public init(id: Int, contact: String, instanceID: String? = nil, reason: String, startedAt: Date,
                 provisionalStatus: Int? = nil, provisionalAt: Date? = nil, finalStatus: Int? = nil,
-                endedAt: Date? = nil, cancelled: String? = nil) {
+                endedAt: Date? = nil, cancelled: String? = nil, finalReason: String? = nil) {
         self.id = id
         self.contact = contact
         self.instanceID = instanceID
@@ -33,5 +37,6 @@ public struct CallBranchRecord: Sendable, Equatable, Codable {
         self.finalStatus = finalStatus
         self.endedAt = endedAt
         self.cancelled = cancelled
+        self.finalReason = finalReason
     }
 }

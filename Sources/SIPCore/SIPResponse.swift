@@ -8,6 +8,14 @@ public final class SIPResponse {
     private var msg: OpaquePointer?
     public let status: Int
     public let phrase: String
+    /// Whether Sofia made this response itself (a timeout, a transport
+    /// error) rather than receiving it: nothing came from the next hop.
+    public let isSofiaMade: Bool
+
+    /// The message flag Sofia's transaction layer sets on the responses it
+    /// makes itself (`NTA_INTERNAL_MSG` in its private `nta_internal.h`,
+    /// unchanged since Sofia-SIP 1.12's first release).
+    static let internalMessageFlag: UInt32 = 1 << 15
 
     init?(taking msg: OpaquePointer) {
         guard let sip = swk_sip_object(msg), let st = sip.pointee.sip_status else {
@@ -17,6 +25,7 @@ public final class SIPResponse {
         self.msg = msg
         self.status = Int(st.pointee.st_status)
         self.phrase = SofiaText.string(st.pointee.st_phrase) ?? ""
+        self.isSofiaMade = msg_get_flags(msg, Self.internalMessageFlag) != 0
     }
 
     deinit {

@@ -283,7 +283,7 @@ final class CallProxy {
 
     private func sendBranch(_ id: BranchID, to binding: Binding, _ call: PendingCall) {
         guard let agent, let request = call.request.forwardCopy() else {
-            queued.append((call.key, .final(id, status: 503)))
+            queued.append((call.key, .localFinal(id, status: 503, reason: "not sent: the INVITE could not be copied")))
             return
         }
         let route = BindingRoute(binding)
@@ -304,7 +304,10 @@ final class CallProxy {
             call.logger.debug("branch sent", metadata: ["sip.contact": "\(binding.contact)", "call.branch": "\(id)"])
         } else {
             metrics.branchFailures.increment()
-            queued.append((call.key, .final(id, status: 503)))
+            call.logger.warning("branch not sent", metadata: ["sip.contact": "\(binding.contact)", "call.branch": "\(id)"])
+            let reason = route.connectionID != nil && connection == nil
+                ? "not sent: the device's connection is gone" : "not sent: no route to the contact"
+            queued.append((call.key, .localFinal(id, status: 503, reason: reason)))
         }
     }
 
@@ -315,7 +318,22 @@ final class CallProxy {
             deliver(key, .provisional(id, status: status))
         } else {
             if let response, call.finals[id] == nil || (200..<300).contains(status) { call.finals[id] = response }
-            deliver(key, .final(id, status: status))
+            // Sofia ended the transaction itself (no message, or one it
+            // made): nothing came from the device.
+            if response?.isSofiaMade ?? true {
+                deliver(key, .localFinal(id, status: status, reason: Self.localReason(status)))
+            } else {
+                deliver(key, .final(id, status: status))
+            }
+        }
+    }
+
+    /// Why Sofia ended a branch with `status` without a response from the device.
+    static func localReason(_ status: Int) -> String {
+        switch status {
+        case 408: return "no answer from the device in time (timer B)"
+        case 503: return "the device could not be reached (transport error)"
+        default: return "ended by sipwake without a response from the device"
         }
     }
 

@@ -37,10 +37,14 @@ enum CallsOutput {
         }
         var branches = TextTable(headers: ["ID", "CONTACT", "INSTANCE", "REASON", "STARTED", "PROVISIONAL", "FINAL",
                                            "CANCELLED"])
+        // Finals sipwake made itself, with why, under the table.
+        var ownFinals: [String] = []
         for b in r.branches {
             branches.append([String(b.id), shortContact(b.contact), b.instanceID ?? "-", b.reason, offset(b.startedAt, from: r),
-                             response(b.provisionalStatus, b.provisionalAt, r), response(b.finalStatus, b.endedAt, r),
+                             response(b.provisionalStatus, b.provisionalAt, r),
+                             response(b.finalStatus, b.endedAt, r) + (b.finalReason == nil ? "" : " (sipwake)"),
                              b.cancelled ?? "-"])
+            if let reason = b.finalReason { ownFinals.append("branch \(b.id): \(b.finalStatus.map(String.init) ?? "-") \(reason)") }
         }
         var timeline = TextTable(headers: ["AT", "EVENT", "DETAIL"])
         for e in r.events {
@@ -49,7 +53,8 @@ enum CallsOutput {
         return [
             header.render(),
             section("Pushes", pushes, count: r.pushes.count),
-            section("Branches", branches, count: r.branches.count),
+            section("Branches", branches, count: r.branches.count)
+                + (ownFinals.isEmpty ? "" : "\n" + ownFinals.map { "  \($0)" }.joined(separator: "\n")),
             section("Timeline", timeline, count: r.events.count),
         ].joined(separator: "\n\n")
     }

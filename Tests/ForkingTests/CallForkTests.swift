@@ -325,6 +325,18 @@ import Testing
         #expect(fork.handle(.final(1, status: 480), now: F.at(1)).relayedFinals.map(\.1) == [480])
     }
 
+    @Test func aFinalSipwakeMadeItselfKeepsItsReasonAndCountsAsAFinal() {
+        var (fork, _) = F.started(bindings: [F.binding("a")], targets: [])
+        let actions = fork.handle(.localFinal(1, status: 503, reason: "not sent: the device's connection is gone"),
+                                  now: F.at(0.1))
+        #expect(fork.record.branches[0].finalStatus == 503)
+        #expect(fork.record.branches[0].finalReason == "not sent: the device's connection is gone")
+        #expect(!actions.responses.isEmpty || !actions.relayedFinals.isEmpty, "the only branch failed: the call is answered")
+        var (answered, _) = F.started(bindings: [F.binding("a")], targets: [])
+        _ = answered.handle(.final(1, status: 486), now: F.at(0.1))
+        #expect(answered.record.branches[0].finalReason == nil, "the device's own answer has no reason")
+    }
+
     @Test func aStaleTokenCallEndsOnceInItsStory() {
         var (fork, _) = F.started(bindings: [], targets: [F.target(1)])
         _ = fork.handle(.pushResult(1, .tokenGone(status: 410, detail: "Unregistered")), now: F.at(0.2))
