@@ -9,27 +9,12 @@ import XCTest
 /// app on FCM, the push sink playing Apple's and Google's services over
 /// HTTPS (HTTP/2) with the lab's keys, and a PBX and phones played by
 /// Sofia-SIP user agents.
-final class DirectPushCallTests: IntegrationTestCase {
-    private var labs: [DirectPushLab] = []
-
+final class DirectPushCallTests: DirectPushTestCase {
     struct Lab {
         let server: SipwakeProcess
         let push: DirectPushLab
         let tuples: TupleStore
         var registrar: String { server.proxy("udp") }
-    }
-
-    override func setUp() async throws {
-        try await super.setUp()
-        try XCTSkipUnless(TestCertificate.opensslInstalled, "openssl not installed")
-    }
-
-    override func tearDown() async throws {
-        // The servers first: the sink's graceful shutdown waits for their
-        // HTTP/2 connections to close.
-        try await super.tearDown()
-        for lab in labs { await lab.stop() }
-        labs.removeAll()
     }
 
     /// `serviceAccountKey`: a PEM key the FCM app's service account signs
@@ -38,8 +23,7 @@ final class DirectPushCallTests: IntegrationTestCase {
     private func startLab(expireProviderTokens: Int = 0, iosFormat: String = "incoming-call-event",
                           wakeWindow: Int = 10, serviceAccountKey: String? = nil, iosKeys: String = "",
                           androidKeys: String = "") async throws -> Lab {
-        let push = try await DirectPushLab.start(expireProviderTokens: expireProviderTokens)
-        labs.append(push)
+        let push = try await startPushLab(expireProviderTokens: expireProviderTokens)
         var pushConfig = push.config(iosFormat: iosFormat, iosKeys: iosKeys, androidKeys: androidKeys)
         if let serviceAccountKey {
             let data = try Data(contentsOf: URL(fileURLWithPath: push.serviceAccount))
@@ -361,8 +345,7 @@ final class DirectPushCallTests: IntegrationTestCase {
     }
 
     func testABadNotificationTemplateIsAConfigErrorNamingItsKey() async throws {
-        let push = try await DirectPushLab.start()
-        labs.append(push)
+        let push = try await startPushLab()
         let path = push.keys.directory.appendingPathComponent("bad-notice.toml").path
         try push.config(iosKeys: "answered_elsewhere_body = \"{{#caller}} answered\"")
             .write(toFile: path, atomically: true, encoding: .utf8)

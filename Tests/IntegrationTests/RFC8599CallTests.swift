@@ -9,9 +9,7 @@ import XCTest
 /// APNs and an Android app on FCM, the push sink playing Apple and Google
 /// over HTTPS with the lab's keys, and the phones and the PBX played by
 /// Sofia-SIP user agents.
-final class RFC8599CallTests: IntegrationTestCase {
-    private var labs: [DirectPushLab] = []
-
+final class RFC8599CallTests: DirectPushTestCase {
     struct Lab {
         let server: SipwakeProcess
         let push: DirectPushLab
@@ -20,21 +18,9 @@ final class RFC8599CallTests: IntegrationTestCase {
         var registrar: String { server.proxy("udp") }
     }
 
-    override func setUp() async throws {
-        try await super.setUp()
-        try XCTSkipUnless(TestCertificate.opensslInstalled, "openssl not installed")
-    }
-
-    override func tearDown() async throws {
-        try await super.tearDown()
-        for lab in labs { await lab.stop() }
-        labs.removeAll()
-    }
-
     /// `registrar`: more `[registrar]` lines (short expiries, refresh pushes).
     private func startLab(registrar: String = "pn_refresh_before = 0", androidKeys: String = "") async throws -> Lab {
-        let push = try await DirectPushLab.start()
-        labs.append(push)
+        let push = try await startPushLab()
         let server = try await startServer(config: """
             [auth]
             trusted_peers = ["127.0.0.2"]

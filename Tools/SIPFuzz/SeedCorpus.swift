@@ -52,6 +52,15 @@ public enum SeedCorpus {
             draft.headers.insert(DraftHeader("Expires", String(random.pick([0, 60, 3600, 86400]))), at: draft.headers.count - 1)
             draft.headers[2].value = "<sip:\(from)@\(domain)>;tag=\(fromTag)"
             draft.headers[3].value = "<sip:\(from)@\(domain)>"
+            // Half of the registrations carry RFC 8599 push parameters, of
+            // known and unknown services, with and without an instance id.
+            if random.int(in: 0...1) == 1, let index = draft.headers.firstIndex(where: { $0.name == "Contact" }) {
+                let service = random.pick(["apns", "apns.dev", "fcm", "acrobits", "webpush"])
+                let prid = random.pick([random.token(64), "\(random.token(64)):voip&\(random.token(64)):remote"])
+                draft.headers[index].value = "<sip:\(from)@\(sourceHost):\(sourcePort);transport=\(transport.rawValue)"
+                    + ";pn-provider=\(service);pn-param=\(random.token(10)).com.example.phone.voip;pn-prid=\(prid)>"
+                    + (random.int(in: 0...1) == 1 ? ";+sip.instance=\"<urn:uuid:\(random.hex(8))-0000-4000-8000-\(random.hex(12))>\"" : "")
+            }
             return draft
         case .registerWithCredentials:
             var registration = Self.draft(.register, transport: transport, random: &random)
