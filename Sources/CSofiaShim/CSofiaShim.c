@@ -37,6 +37,9 @@ tag_type_t swk_tag_ntatag_ua(void) { return ntatag_ua; }
 tag_type_t swk_tag_ntatag_tport(void) { return ntatag_tport; }
 tag_type_t swk_tag_ntatag_mclass(void) { return ntatag_mclass; }
 tag_type_t swk_tag_ntatag_default_proxy(void) { return ntatag_default_proxy; }
+tag_type_t swk_tag_ntatag_branch_key(void) { return ntatag_branch_key; }
+tag_type_t swk_tag_ntatag_user_via(void) { return ntatag_user_via; }
+tag_type_t swk_tag_ntatag_stateless(void) { return ntatag_stateless; }
 tag_type_t swk_tag_tptag_pong2ping(void) { return tptag_pong2ping; }
 tag_type_t swk_tag_tptag_certificate(void) { return tptag_certificate; }
 tag_type_t swk_tag_tptag_idle(void) { return tptag_idle; }

@@ -60,8 +60,7 @@ public struct CallFork: Sendable {
             return windowDeadline.map { min($0, first) } ?? first
         case .ended:
             guard let grace = graceDeadline, let ended = record.endedAt else { return nil }
-            let drained = !branches.values.contains { $0.final == nil }
-            return drained ? grace : max(grace, ended.addingTimeInterval(Self.branchDrain))
+            return branchesClosed ? grace : max(grace, ended.addingTimeInterval(Self.branchDrain))
         case .finished: return nil
         }
     }
@@ -154,13 +153,21 @@ public struct CallFork: Sendable {
     // MARK: Branch responses
 
     private mutating func provisional(_ id: BranchID, _ status: Int) {
-        guard var branch = branches[id], branch.final == nil, status > 100, status < 200 else { return }
+        guard var branch = branches[id], branch.final == nil, status >= 100, status < 200 else { return }
+        if status == 100 {
+            branches[id]?.trying = true
+            return
+        }
         if branch.provisional == nil {
             branch.provisional = status
             branches[id] = branch
             let at = now
             updateBranchRecord(id) { $0.provisionalStatus = status; $0.provisionalAt = at }
             note("branch ringing", "branch=\(id) status=\(status)")
+            if branch.retired {
+                // Its CANCEL goes out now (the proxy holds it for this moment).
+                note("branch cancelled", "branch=\(id) reason=\(branch.cancelled?.rawValue ?? "stopped") (it rang after it was stopped)")
+            }
         }
         if phase == .live && branch.cancelled == nil {
             actions.append(.relayProvisional(id, status: status))
@@ -178,13 +185,19 @@ public struct CallFork: Sendable {
         branch.final = status
         branches[id] = branch
         let at = now
-        updateBranchRecord(id) { $0.finalStatus = status; $0.endedAt = at }
+        // A retired branch answered after all: the device's answer replaces the reason it had none.
+        let fromDevice = branch.retired
+        updateBranchRecord(id) {
+            $0.finalStatus = status
+            $0.endedAt = at
+            if fromDevice { $0.finalReason = nil }
+        }
         note("branch final", "branch=\(id) status=\(status)")
         switch phase {
         case .live:
             if success {
                 answered(branch, status)
-            } else if status >= 600 {
+            } else if status >= 600 && branch.cancelled == nil {
                 declined(branch, status)
             } else {
                 settleIfNothingCanChange()
@@ -462,10 +475,14 @@ public struct CallFork: Sendable {
             if !pushInFlight { phase = .finished }
             return
         }
-        let drained = !branches.values.contains { $0.final == nil }
-        if now >= grace && (drained || now >= ended.addingTimeInterval(Self.branchDrain)) {
+        if now >= grace && (branchesClosed || now >= ended.addingTimeInterval(Self.branchDrain)) {
             phase = .finished
         }
+    }
+
+    /// Every branch has its final response or was stopped silent.
+    private var branchesClosed: Bool {
+        !branches.values.contains { !$0.isClosed }
     }
 
     /// How long an ended call waits for its cancelled branches (RFC 3261 Timer B, 64×T1).
@@ -525,11 +542,41 @@ public struct CallFork: Sendable {
         }
     }
 
+    /// Ends a live branch: a CANCEL when the device has answered it at all;
+    /// when nothing came back, the INVITE is stopped instead (a CANCEL would
+    /// have to wait for a provisional response while the INVITE kept being
+    /// retransmitted, RFC 3261 §9.1), so a device never has two INVITEs
+    /// alive, and the branch is closed in the record with the reason.
     private mutating func cancel(_ id: BranchID, reason: CancelReason) {
-        branches[id]?.cancelled = reason
-        updateBranchRecord(id) { $0.cancelled = reason.rawValue }
-        actions.append(.cancel(id, reason))
-        note("branch cancelled", "branch=\(id) reason=\(reason.rawValue)")
+        guard var branch = branches[id] else { return }
+        branch.cancelled = reason
+        if branch.isSilent {
+            branch.retired = true
+            branches[id] = branch
+            let at = now
+            let why = Self.retiredReason(reason)
+            updateBranchRecord(id) {
+                $0.cancelled = reason.rawValue
+                $0.finalReason = why
+                $0.endedAt = at
+            }
+            actions.append(.retire(id, reason))
+            note("branch stopped", "branch=\(id) reason=\(reason.rawValue) (no response from the device)")
+        } else {
+            branches[id] = branch
+            updateBranchRecord(id) { $0.cancelled = reason.rawValue }
+            actions.append(.cancel(id, reason))
+            note("branch cancelled", "branch=\(id) reason=\(reason.rawValue)")
+        }
+    }
+
+    /// Why a silent branch has no final response, for the record.
+    public static func retiredReason(_ reason: CancelReason) -> String {
+        switch reason {
+        case .replaced: return "no response from the device; its INVITE was stopped for the new one"
+        case .unregistered: return "no response from the device; its INVITE was stopped when it unregistered"
+        default: return "no response from the device; its INVITE was stopped when the call ended"
+        }
     }
 
     private mutating func updateBranchRecord(_ id: BranchID, _ change: (inout CallBranchRecord) -> Void) {

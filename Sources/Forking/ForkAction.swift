@@ -4,8 +4,12 @@ import Model
 public enum ForkAction: Sendable, Equatable {
     /// Send the INVITE to this contact as a new branch (with `X-Push-ID`).
     case fork(BranchID, Binding)
-    /// CANCEL a branch.
+    /// CANCEL a branch (the device has answered it, if only with 100).
     case cancel(BranchID, CancelReason)
+    /// Stop a branch nothing has answered yet: its INVITE is no longer
+    /// retransmitted; a CANCEL (with this reason) goes out only if the device
+    /// answers it provisionally later (RFC 3261 §9.1).
+    case retire(BranchID, CancelReason)
     /// Relay this branch's provisional response upstream.
     case relayProvisional(BranchID, status: Int)
     /// Relay this branch's final response upstream.

@@ -19,6 +19,8 @@ public final class SIPAgent {
     /// The message class the agent parses with; outlives the agent.
     private let messageClass: StrictMessageClass
     private var handlerBox: Unmanaged<Handler>?
+    /// INVITE branches stopped before any response, until Timer C.
+    let retiredBranches = RetiredBranches()
 
     final class Handler {
         let onRequest: (IncomingRequest) -> Void
@@ -109,6 +111,7 @@ public final class SIPAgent {
         // Transactions whose release waits for the next loop turn go first.
         loop.runDeferred()
         connections.releaseAll()
+        retiredBranches.removeAll()
         if let agent {
             nta_agent_destroy(agent)
             self.agent = nil
@@ -155,6 +158,38 @@ public final class SIPAgent {
                                 transport: connection?.tport, onResponse: onResponse)
     }
 
+    /// Stops `branch`, an INVITE nothing has answered yet, at once (see
+    /// `ProxyBranch.retire`): nothing more is sent for it, a provisional
+    /// response arriving later gets a CANCEL with `reason`, a non-2xx final
+    /// its ACK, and a 2xx goes to `onResponse` (which returns true when it
+    /// relayed it) or else upstream. Returns false, changing nothing, when
+    /// something already came back on the branch: `cancel` it instead.
+    public func retire(_ branch: ProxyBranch, reason: String?,
+                       onResponse: @escaping (Int, SIPResponse?) -> Bool) -> Bool {
+        guard let agent else { return false }
+        let now = ContinuousClock.now
+        guard let retired = branch.retire(agent: agent, reason: reason, expiresAt: now + RetiredBranches.lifetime,
+                                          onResponse: onResponse) else { return false }
+        retiredBranches.insert(retired, now: now)
+        return true
+    }
+
+    /// Branches retired and still answered for; and how many were forgotten
+    /// before Timer C because too many were kept.
+    public var retiredBranchCount: Int { retiredBranches.count }
+    public var retiredBranchesForgottenEarly: Int { retiredBranches.forgottenEarly }
+
+    /// A response matching no transaction: one to a retired INVITE is handled
+    /// by its `RetiredBranch`. Returns false when it is not one.
+    private func absorbRetired(_ msg: OpaquePointer, _ sip: UnsafeMutablePointer<sip_t>) -> Bool {
+        guard let agent, !retiredBranches.isEmpty, let status = sip.pointee.sip_status?.pointee.st_status,
+              sip.pointee.sip_cseq?.pointee.cs_method == sip_method_invite,
+              let branch = sip.pointee.sip_via.flatMap({ SofiaText.string($0.pointee.v_branch) }),
+              let retired = retiredBranches.entry(branch: branch, now: .now) else { return false }
+        retired.absorb(msg, sip, status: Int(status), agent: agent)
+        return true
+    }
+
     /// Forwards a request statelessly (RFC 3261 §16.11): the ACK of a 2xx,
     /// which is a transaction of its own. Sofia adds the Via.
     @discardableResult
@@ -182,6 +217,10 @@ public final class SIPAgent {
             }
             owner.deliver(msg, handler: handler)
             return 0
+        }
+        if let magic, let sip {
+            let handler = Unmanaged<Handler>.fromOpaque(UnsafeRawPointer(magic)).takeUnretainedValue()
+            if let owner = handler.agent, owner.absorbRetired(msg, sip) { return 0 }
         }
         if let agent, let sip, let status = sip.pointee.sip_status?.pointee.st_status, (200..<300).contains(status),
            sip.pointee.sip_cseq?.pointee.cs_method == sip_method_invite,

@@ -9,6 +9,9 @@ struct CallMetrics {
     /// A callee's device tuples not read, a stale tuple not deleted, a push
     /// answer not written on its tuple.
     let tupleFailures: Counter
+    /// Branches stopped before the device answered anything (their INVITE
+    /// no longer retransmitted; a CANCEL follows only if the device rings).
+    let branchesRetired: Counter
     /// INVITE received → its branches sent.
     let forkLatency: Timer
     /// INVITE received → its pushes handed to the HTTP client.
@@ -28,6 +31,7 @@ struct CallMetrics {
         forwarded = Counter(label: "sipwake_dialog_requests_forwarded_total", factory: factory)
         dialogRefused = Counter(label: "sipwake_dialog_requests_refused_total", factory: factory)
         tupleFailures = Counter(label: "sipwake_tuple_failures_total", factory: factory)
+        branchesRetired = Counter(label: "sipwake_branches_stopped_silent_total", factory: factory)
         forkLatency = Timer(label: "sipwake_call_fork_seconds", factory: factory)
         pushLatency = Timer(label: "sipwake_call_push_seconds", factory: factory)
         lateForkLatency = Timer(label: "sipwake_late_fork_seconds", factory: factory)

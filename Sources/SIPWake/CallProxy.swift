@@ -251,6 +251,8 @@ final class CallProxy {
             sendBranch(id, to: binding, call)
         case .cancel(let id, let reason):
             call.branches[id]?.cancel(reason: forwarder.cancelReason(reason, callerReason: call.cancelReason))
+        case .retire(let id, let reason):
+            retire(id, reason: reason, call)
         case .relayProvisional(let id, _):
             if let response = call.provisional[id] { call.request.relay(response) }
         case .relayFinal(let id, let status):
@@ -311,10 +313,43 @@ final class CallProxy {
         }
     }
 
+    /// Stops a branch nothing has answered (see `SIPAgent.retire`); one
+    /// that something came back on after all is cancelled the usual way.
+    private func retire(_ id: BranchID, reason: CancelReason, _ call: PendingCall) {
+        guard let branch = call.branches[id] else { return }
+        let cancelReason = forwarder.cancelReason(reason, callerReason: call.cancelReason)
+        let key = call.key
+        let retired = agent?.retire(branch, reason: cancelReason) { [weak self] status, response in
+            self?.retiredBranchResponse(key, id, status: status, response: response) ?? false
+        } ?? false
+        if retired {
+            call.branches[id] = nil
+            metrics.branchesRetired.increment()
+        } else {
+            branch.cancel(reason: cancelReason)
+        }
+    }
+
+    /// A late response on a retired branch (its CANCEL or ACK already went
+    /// out). Returns true when the call took a 2xx: it relays it upstream
+    /// while it can (the call is live, or answered and every 2xx goes up).
+    private func retiredBranchResponse(_ key: String, _ id: BranchID, status: Int, response: SIPResponse?) -> Bool {
+        guard let call = calls[key] else { return false }
+        call.logger.debug("late response on a stopped branch", metadata: ["sip.status": "\(status)", "call.branch": "\(id)"])
+        guard (200..<300).contains(status) else {
+            deliver(key, status < 200 ? .provisional(id, status: status) : .final(id, status: status))
+            return false
+        }
+        guard call.fork.phase == .live || call.fork.record.outcome == .answered, let response else { return false }
+        call.finals[id] = response
+        deliver(key, .final(id, status: status))
+        return true
+    }
+
     private func branchResponse(_ key: String, _ id: BranchID, status: Int, response: SIPResponse?) {
         guard let call = calls[key] else { return }
         if status < 200 {
-            if let response { call.provisional[id] = response }
+            if let response, status > 100 { call.provisional[id] = response }
             deliver(key, .provisional(id, status: status))
         } else {
             if let response, call.finals[id] == nil || (200..<300).contains(status) { call.finals[id] = response }

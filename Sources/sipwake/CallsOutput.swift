@@ -42,9 +42,10 @@ enum CallsOutput {
         for b in r.branches {
             branches.append([String(b.id), shortContact(b.contact), b.instanceID ?? "-", b.reason, offset(b.startedAt, from: r),
                              response(b.provisionalStatus, b.provisionalAt, r),
-                             response(b.finalStatus, b.endedAt, r) + (b.finalReason == nil ? "" : " (sipwake)"),
-                             b.cancelled ?? "-"])
-            if let reason = b.finalReason { ownFinals.append("branch \(b.id): \(b.finalStatus.map(String.init) ?? "-") \(reason)") }
+                             final(b, r), b.cancelled ?? "-"])
+            if let reason = b.finalReason {
+                ownFinals.append("branch \(b.id): " + (b.finalStatus.map { "\($0) " } ?? "") + reason)
+            }
         }
         var timeline = TextTable(headers: ["AT", "EVENT", "DETAIL"])
         for e in r.events {
@@ -97,6 +98,15 @@ enum CallsOutput {
     }
 
     /// `180 +2313ms`, or `-`.
+    /// A branch's FINAL column: the status and when; `(sipwake)` when
+    /// sipwake made it; `stopped` and when for an INVITE stopped before the
+    /// device answered anything (it has no final response).
+    private static func final(_ b: CallBranchRecord, _ r: CallRecord) -> String {
+        guard b.finalReason != nil else { return response(b.finalStatus, b.endedAt, r) }
+        guard b.finalStatus != nil else { return "stopped" + (b.endedAt.map { " " + offset($0, from: r) } ?? "") }
+        return response(b.finalStatus, b.endedAt, r) + " (sipwake)"
+    }
+
     private static func response(_ status: Int?, _ at: Date?, _ r: CallRecord) -> String {
         guard let status else { return "-" }
         return at.map { "\(status) \(offset($0, from: r))" } ?? String(status)

@@ -27,12 +27,14 @@ import Testing
         _ = fork.handle(.pushResult(1, .delivered(status: 200)), now: F.at(0.2))
         _ = fork.handle(.provisional(1, status: 180), now: F.at(1))
         let actions = fork.handle(.shutdown, now: F.at(5))
-        #expect(actions.cancels.map(\.0) == [1, 2])
-        #expect(actions.cancels.allSatisfy { $0.1 == .shutdown })
+        // Branch 1 rang (CANCEL), branch 2 never answered (stopped).
+        #expect(actions.cancels.map(\.0) == [1])
+        #expect(actions.retires.map(\.0) == [2])
+        #expect(actions.stops.allSatisfy { $0.1 == .shutdown })
         #expect(actions.filter { $0 == .respondShuttingDown }.count == 1)
         #expect(actions.responses.isEmpty && actions.relayedFinals.isEmpty)
         // Branches are cancelled before the caller is answered.
-        #expect(actions.firstIndex(of: .respondShuttingDown)! > actions.firstIndex(of: .cancel(2, .shutdown))!)
+        #expect(actions.firstIndex(of: .respondShuttingDown)! > actions.firstIndex(of: .retire(2, .shutdown))!)
         // Push 2 is still in flight: its device may have woken, so it is told too.
         #expect(actions.pushes.map(\.1.tupleID) == [1, 2])
         #expect(actions.pushes.allSatisfy { $0.2 == .missed })
@@ -69,7 +71,7 @@ import Testing
     @Test func aShutDownCallWithNoPushFinishesAtOnce() {
         var (fork, _) = F.started(bindings: [F.binding("a")], targets: [])
         let actions = fork.handle(.shutdown, now: F.at(1))
-        #expect(actions.cancels.count == 1)
+        #expect(actions.stops.count == 1)
         #expect(actions.messages.count == 1)
         #expect(fork.isFinished)
     }
@@ -117,6 +119,7 @@ import Testing
 
     @Test func shutdownDoesNotWaitForCancelledBranches() {
         var (fork, _) = F.started(bindings: [F.binding("a"), F.binding("b")], targets: [])
+        _ = fork.handle(.provisional(2, status: 180), now: F.at(0.5))
         _ = fork.handle(.final(1, status: 200), now: F.at(1))
         #expect(fork.phase == .ended)
         #expect(fork.handle(.shutdown, now: F.at(2)).isEmpty)

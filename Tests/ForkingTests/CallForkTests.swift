@@ -112,8 +112,8 @@ import Testing
         var (fork, _) = F.started(bindings: [a, F.binding("b")], targets: [F.target(1), F.target(2)])
         let actions = fork.handle(.final(1, status: 200), now: F.at(1))
         #expect(actions.relayedFinals.map(\.1) == [200])
-        #expect(actions.cancels.map(\.0) == [2])
-        #expect(actions.cancels.map(\.1) == [.answeredElsewhere])
+        #expect(actions.stops.map(\.0) == [2])
+        #expect(actions.stops.map(\.1) == [.answeredElsewhere])
         // The answering device (pn-prid=tok-1) is left out.
         #expect(actions.pushes.map(\.1.tupleID) == [2])
         #expect(actions.pushes.map(\.2) == [.answeredElsewhere])
@@ -126,6 +126,7 @@ import Testing
 
     @Test func aSecond2xxIsRelayedToo() {
         var (fork, _) = F.started(bindings: [F.binding("a"), F.binding("b")], targets: [])
+        _ = fork.handle(.provisional(2, status: 180), now: F.at(0.5))
         _ = fork.handle(.final(1, status: 200), now: F.at(1))
         #expect(fork.handle(.final(2, status: 200), now: F.at(1.1)) == [.relayFinal(2, status: 200)])
         #expect(fork.handle(.final(1, status: 200), now: F.at(1.2)) == [.relayFinal(1, status: 200)])
@@ -136,7 +137,7 @@ import Testing
         var (fork, _) = F.started(bindings: [a, F.binding("b")], targets: [F.target(1), F.target(2)])
         let actions = fork.handle(.final(1, status: 603), now: F.at(2))
         #expect(actions.relayedFinals.map(\.1) == [603])
-        #expect(actions.cancels.map(\.1) == [.declined])
+        #expect(actions.stops.map(\.1) == [.declined])
         #expect(actions.pushes.map(\.1.tupleID) == [2])
         #expect(actions.pushes.map(\.2) == [.missed])
         #expect(actions.messages.map(\.contact) == [F.binding("b").contact])
@@ -199,10 +200,67 @@ import Testing
         var refreshed = a
         refreshed.cseq = 2
         let actions = fork.handle(.bindingRefreshed(old: a, new: refreshed), now: F.at(2))
-        #expect(actions.cancels.map(\.0) == [1])
-        #expect(actions.cancels.map(\.1) == [.replaced])
+        // Nothing came back on branch 1: its INVITE is stopped, not cancelled.
+        #expect(actions.cancels.isEmpty)
+        #expect(actions.retires.map(\.0) == [1])
+        #expect(actions.retires.map(\.1) == [.replaced])
         #expect(actions.forks.map(\.0) == [2])
         #expect(fork.record.branches.last?.reason == "re-register")
+        #expect(fork.record.branches[0].cancelled == "replaced")
+        #expect(fork.record.branches[0].finalReason == CallFork.retiredReason(.replaced))
+        #expect(fork.record.branches[0].endedAt == F.at(2))
+    }
+
+    @Test func reRegisterAfterA100TryingCancelsTheOldBranch() {
+        let a = F.binding("a")
+        var (fork, _) = F.started(bindings: [a], targets: [F.target(1)])
+        #expect(fork.handle(.provisional(1, status: 100), now: F.at(1)).isEmpty)
+        let actions = fork.handle(.bindingRefreshed(old: a, new: a), now: F.at(2))
+        // The device has the INVITE: a CANCEL can go at once.
+        #expect(actions.cancels.map(\.0) == [1])
+        #expect(actions.retires.isEmpty)
+        #expect(actions.forks.map(\.0) == [2])
+        #expect(fork.record.branches[0].finalReason == nil)
+    }
+
+    @Test func aStoppedBranchThatRingsLaterIsRecordedAndNotRelayed() {
+        let a = F.binding("a")
+        var (fork, _) = F.started(bindings: [a], targets: [F.target(1)])
+        _ = fork.handle(.bindingRefreshed(old: a, new: a), now: F.at(2))
+        // The proxy sends its CANCEL; the caller hears nothing of it.
+        #expect(fork.handle(.provisional(1, status: 180), now: F.at(3)).isEmpty)
+        #expect(fork.record.branches[0].provisionalStatus == 180)
+        #expect(fork.handle(.final(1, status: 487), now: F.at(3.1)).isEmpty)
+        #expect(fork.record.branches[0].finalStatus == 487)
+        #expect(fork.record.branches[0].finalReason == nil, "the device's own answer replaces the reason")
+        #expect(fork.phase == .live)
+    }
+
+    @Test func aStoppedBranchThatAnswersStillAnswersTheCall() {
+        let a = F.binding("a")
+        var (fork, _) = F.started(bindings: [a], targets: [F.target(1)])
+        _ = fork.handle(.bindingRefreshed(old: a, new: a), now: F.at(2))
+        let actions = fork.handle(.final(1, status: 200), now: F.at(3))
+        #expect(actions.relayedFinals.map(\.0) == [1])
+        #expect(actions.retires.map(\.0) == [2], "the device's newer INVITE stops")
+        #expect(fork.record.outcome == .answered)
+    }
+
+    @Test func aDeclineOnAReplacedBranchDoesNotDecideTheCall() {
+        let a = F.binding("a")
+        var (fork, _) = F.started(bindings: [a], targets: [F.target(1)])
+        _ = fork.handle(.bindingRefreshed(old: a, new: a), now: F.at(2))
+        #expect(fork.handle(.final(1, status: 603), now: F.at(3)).relayedFinals.isEmpty)
+        #expect(fork.phase == .live)
+    }
+
+    @Test func anEndedCallWithOnlySilentBranchesFinishesWithoutWaiting() {
+        var (fork, _) = F.started(bindings: [F.binding("a"), F.binding("b")], targets: [])
+        _ = fork.handle(.final(1, status: 200), now: F.at(1))
+        // Branch 2 never answered: stopped, nothing to wait for.
+        #expect(fork.isFinished)
+        #expect(fork.record.branches[1].finalReason == CallFork.retiredReason(.answeredElsewhere))
+        #expect(fork.record.branches[1].endedAt == F.at(1))
     }
 
     @Test func reRegisterOfARingingDeviceChangesNothing() {
@@ -232,6 +290,7 @@ import Testing
             for action in fork.handle(event, now: F.at(Double(n + 1))) {
                 if case .fork(let id, _) = action { live.insert(id) }
                 if case .cancel(let id, _) = action { live.remove(id) }
+                if case .retire(let id, _) = action { live.remove(id) }
             }
             #expect(live.count == 1)
         }
@@ -241,7 +300,7 @@ import Testing
         let a = F.binding("a")
         var (fork, _) = F.started(bindings: [a, F.binding("b")], targets: [])
         let actions = fork.handle(.bindingRemoved(a), now: F.at(1))
-        #expect(actions.cancels.map(\.1) == [.unregistered])
+        #expect(actions.retires.map(\.1) == [.unregistered])
         #expect(actions.responses.isEmpty)
     }
 
@@ -250,7 +309,7 @@ import Testing
     @Test func callerCancelSends487AndMissedNotifications() {
         var (fork, _) = F.started(bindings: [F.binding("a")], targets: [F.target(1)])
         let actions = fork.handle(.callerCancelled(answeredElsewhere: false), now: F.at(3))
-        #expect(actions.cancels.map(\.1) == [.callerCancelled])
+        #expect(actions.retires.map(\.1) == [.callerCancelled])
         #expect(actions.responses == [487])
         #expect(actions.pushes.map(\.2) == [.missed])
         #expect(actions.messages.map(\.contact) == [F.binding("a").contact])
@@ -302,7 +361,7 @@ import Testing
                                   settings: ForkSettings(wakeWindow: 10, timeoutStatus: 408))
         #expect(fork.handle(.timer, now: F.at(9.9)).isEmpty)
         let actions = fork.handle(.timer, now: F.at(10))
-        #expect(actions.cancels.map(\.1) == [.noAnswer])
+        #expect(actions.retires.map(\.1) == [.noAnswer])
         #expect(actions.responses == [408])
         #expect(actions.pushes.map(\.2) == [.missed])
         #expect(fork.record.outcome == .noAnswer)
@@ -431,6 +490,7 @@ import Testing
         _ = fork.handle(.final(1, status: 200), now: F.at(1))
         #expect(fork.isFinished)
         var (two, _) = F.started(bindings: [F.binding("a"), F.binding("b")], targets: [])
+        _ = two.handle(.provisional(2, status: 180), now: F.at(0.5))
         _ = two.handle(.final(1, status: 200), now: F.at(1))
         // The cancelled branch still owes its final response.
         #expect(two.phase == .ended)
@@ -441,6 +501,7 @@ import Testing
 
     @Test func cancelledBranchThatNeverAnswersIsDroppedAfterTheDrain() {
         var (fork, _) = F.started(bindings: [F.binding("a"), F.binding("b")], targets: [])
+        _ = fork.handle(.provisional(2, status: 180), now: F.at(0.5))
         _ = fork.handle(.final(1, status: 200), now: F.at(1))
         _ = fork.handle(.timer, now: F.at(20))
         #expect(fork.phase == .ended)

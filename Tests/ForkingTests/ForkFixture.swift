@@ -46,6 +46,19 @@ extension Array where Element == ForkAction {
     var cancels: [(BranchID, CancelReason)] {
         compactMap { if case .cancel(let id, let r) = $0 { return (id, r) } else { return nil } }
     }
+    /// Silent branches stopped without a CANCEL.
+    var retires: [(BranchID, CancelReason)] {
+        compactMap { if case .retire(let id, let r) = $0 { return (id, r) } else { return nil } }
+    }
+    /// Branches ended either way (CANCEL or stopped), in order.
+    var stops: [(BranchID, CancelReason)] {
+        compactMap {
+            switch $0 {
+            case .cancel(let id, let r), .retire(let id, let r): return (id, r)
+            default: return nil
+            }
+        }
+    }
     var messages: [Binding] {
         compactMap { if case .missedCallMessage(let b) = $0 { return b } else { return nil } }
     }
