@@ -12,7 +12,7 @@ import CSofiaShim
 /// and a late 2xx goes to `onResponse` (the call, while it can still use an
 /// answer) or else upstream statelessly. Kept by `RetiredBranches` for
 /// Timer C (three minutes). Loop thread only.
-public final class RetiredBranch {
+public final class RetiredBranch: RetiredBranchEntry {
     /// The INVITE's Via branch, lowercased (how its responses are matched).
     let branch: String
     /// The CANCEL, built when the branch was retired, sent on the first

@@ -1,14 +1,14 @@
 /// The INVITE branches sipwake stopped before they were answered
-/// (`RetiredBranch`), by Via branch, each for Timer C (three minutes, RFC 3261
+/// (`RetiredBranch` in the agent), by Via branch, each for Timer C (three minutes, RFC 3261
 /// §16.6 step 11: as long as a device may take to answer). At most
 /// `capacity` are kept; beyond that the oldest is forgotten early (a device
 /// answering it that late gets no CANCEL from sipwake; counted in
 /// `forgottenEarly`). Expired entries go as new ones come or responses are
 /// looked up. Loop thread only.
-final class RetiredBranches {
-    static let lifetime: Duration = .seconds(180)
+final class RetiredBranches<Entry: RetiredBranchEntry> {
+    static var lifetime: Duration { .seconds(180) }
     let capacity: Int
-    private var byBranch: [String: RetiredBranch] = [:]
+    private var byBranch: [String: Entry] = [:]
     /// Branch keys in retirement order (the lifetime is the same for all,
     /// so the oldest is always first); `head` is the first one still queued.
     private var order: [String] = []
@@ -22,7 +22,7 @@ final class RetiredBranches {
     var count: Int { byBranch.count }
     var isEmpty: Bool { byBranch.isEmpty }
 
-    func insert(_ retired: RetiredBranch, now: ContinuousClock.Instant) {
+    func insert(_ retired: Entry, now: ContinuousClock.Instant) {
         removeExpired(now: now)
         while byBranch.count >= capacity, removeOldest() {
             forgottenEarly += 1
@@ -33,7 +33,7 @@ final class RetiredBranches {
     }
 
     /// The retired branch a response with Via branch `branch` belongs to.
-    func entry(branch: String, now: ContinuousClock.Instant) -> RetiredBranch? {
+    func entry(branch: String, now: ContinuousClock.Instant) -> Entry? {
         removeExpired(now: now)
         return byBranch[branch.lowercased()]
     }

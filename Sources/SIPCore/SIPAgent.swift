@@ -20,7 +20,7 @@ public final class SIPAgent {
     private let messageClass: StrictMessageClass
     private var handlerBox: Unmanaged<Handler>?
     /// INVITE branches stopped before any response, until Timer C.
-    let retiredBranches = RetiredBranches()
+    let retiredBranches = RetiredBranches<RetiredBranch>()
 
     final class Handler {
         let onRequest: (IncomingRequest) -> Void
@@ -168,7 +168,7 @@ public final class SIPAgent {
                        onResponse: @escaping (Int, SIPResponse?) -> Bool) -> Bool {
         guard let agent else { return false }
         let now = ContinuousClock.now
-        guard let retired = branch.retire(agent: agent, reason: reason, expiresAt: now + RetiredBranches.lifetime,
+        guard let retired = branch.retire(agent: agent, reason: reason, expiresAt: now + RetiredBranches<RetiredBranch>.lifetime,
                                           onResponse: onResponse) else { return false }
         retiredBranches.insert(retired, now: now)
         return true
