@@ -40,6 +40,8 @@ public final class IncomingRequest {
     public var size: Int { Int(msg_size(requestMsg)) }
     /// True once the request has a server transaction.
     public var isStateful: Bool { irq != nil }
+    /// True once `releaseTransaction` let go of the server transaction.
+    public private(set) var transactionReleased = false
     private var cancelHandler: Unmanaged<CancelHandler>?
 
     /// Holds the closure Sofia calls back when the request is cancelled.
@@ -149,6 +151,28 @@ public final class IncomingRequest {
         if status >= 200 { finalStatus = status }
     }
 
+    /// Lets go of the server transaction once the final response is out
+    /// and the request is only kept for its story (an INVITE whose call
+    /// waits for late registrations and cancelled branches). Sofia still
+    /// does what the transaction owes: a non-2xx final is retransmitted
+    /// until its ACK, which it absorbs. Later 2xx (RFC 3261 §16.7 step 5)
+    /// are relayed statelessly by `relay`; a late CANCEL finds no
+    /// transaction. Keeping every answered INVITE's transaction while its
+    /// call lingers costs Sofia a scan of all of them on each timer tick.
+    public func releaseTransaction() {
+        guard let irq, finalStatus != nil else { return }
+        self.irq = nil
+        transactionReleased = true
+        let cancelHandler = self.cancelHandler
+        self.cancelHandler = nil
+        // Maybe inside the transaction's own callback: freed on the next turn.
+        loop.deferRelease {
+            if cancelHandler != nil { nta_incoming_bind(irq, nil, nil) }
+            cancelHandler?.release()
+            nta_incoming_destroy(irq)
+        }
+    }
+
     /// Keeps the request waiting, for an answer later, without a
     /// transaction: a stranger's request waiting for a user lookup, whose
     /// answer will most likely be a stateless challenge. Its retransmissions
@@ -205,6 +229,14 @@ extension IncomingRequest {
     @discardableResult
     public func relay(_ response: SIPResponse) -> Bool {
         if let finalStatus, !(finalStatus < 300 && (200..<300).contains(response.status)) { return false }
+        if transactionReleased {
+            // A further 2xx after the transaction was let go: upstream by the
+            // next Via (Sofia removes this proxy's own).
+            guard let msg = response.copyForStatelessRelay() else { return false }
+            let tags = SofiaTagList()
+            if let transport { tags.pointer(swk_tag_ntatag_tport(), transport) }
+            return tags.withTags { swk_nta_msg_tsend(agent, msg, nil, $0) } >= 0
+        }
         guard beginTransaction(), let irq, let msg = response.copyForRelay() else { return false }
         guard nta_incoming_mreply(irq, msg) >= 0 else { return false }
         if response.status >= 200 && finalStatus == nil { finalStatus = response.status }

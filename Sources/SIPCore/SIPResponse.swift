@@ -35,6 +35,12 @@ public final class SIPResponse {
     /// A read-only view; nil once the response has been relayed.
     public var message: SIPMessage? { msg.flatMap { SIPMessage(msg: $0) } }
 
+    /// A copy of the message as received, this proxy's Via still on top
+    /// (Sofia's stateless send removes it and routes by the next one).
+    func copyForStatelessRelay() -> OpaquePointer? {
+        msg.flatMap { msg_dup($0) }
+    }
+
     /// A copy of the message with this proxy's Via (the topmost) removed, as
     /// RFC 3261 §16.7 step 3 says, ready to be sent upstream.
     func copyForRelay() -> OpaquePointer? {

@@ -235,7 +235,12 @@ final class CallProxy {
             break
         }
         call.savedPhase = recorder.afterEvent(event, fork: call.fork, savedPhase: call.savedPhase)
-        if call.fork.isFinished { finish(key) }
+        if call.fork.isFinished {
+            finish(key)
+        } else if call.fork.phase == .ended {
+            // The caller has its answer; the call lingers for its grace period.
+            call.request.releaseTransaction()
+        }
     }
 
     private func finish(_ key: String) {

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteStorage
 import XCTest
 
 /// One live INVITE per device on the wire: a phone that takes the INVITE
@@ -99,5 +100,55 @@ final class SilentDeviceTests: IntegrationTestCase {
         let ack = try XCTUnwrap(phone.next(timeout: 5) { $0.method == "ACK" }, "the ACK of the 487")
         XCTAssertEqual(ack.branch, oldBranch)
         XCTAssertTrue(ack.header("To")?.contains("tag=silent1") == true, ack.text)
+    }
+
+    /// A device that answers after another one did, on an INVITE sipwake had
+    /// already stopped (it never said a word before): its 2xx still reaches
+    /// the PBX (RFC 3261 §16.7 step 5), while the call lingers for its grace
+    /// period with its server transaction already let go.
+    func testALateAnswerOnAStoppedBranchStillReachesThePBX() async throws {
+        let gateway = try await LabPushGateway.start()
+        defer { Task { await gateway.stop() } }
+        let server = try await startServer(config: """
+            [auth]
+            trusted_peers = ["127.0.0.2"]
+            [push]
+            gateway_url = "\(gateway.url)"
+            [calls]
+            wake_window = 20
+            missed_call_grace = 10
+            """)
+        let database = try SipwakeDatabase(path: server.directory.appendingPathComponent("sipwake.sqlite").path)
+        _ = try TupleStore(database: database).report(
+            username: "alice", selector: "sel-late", appIDCalls: "com.example.voip", tokenCalls: "token-late",
+            appIDOther: "com.example.app", tokenOther: "token-late", platform: .ios)
+        let phoneA = try SilentPhone(udpTo: server.port, instance: UUID().uuidString.lowercased())
+        let phoneB = try SilentPhone(udpTo: server.port, instance: UUID().uuidString.lowercased())
+        XCTAssertEqual(phoneA.register(), 200)
+        XCTAssertEqual(phoneB.register(), 200)
+
+        let pbx = try RawSIPSocket(udpTo: server.port, from: "127.0.0.2")
+        let invite = pbx.request(method: "INVITE", uri: "sip:alice@localhost",
+                                 extra: "Contact: <sip:pbx@127.0.0.2:\(pbx.localPort)>\r\nX-Push-ID: pair-late-2xx\r\n")
+        pbx.send(invite)
+        let onA = try XCTUnwrap(phoneA.next(timeout: 5) { $0.method == "INVITE" })
+        let onB = try XCTUnwrap(phoneB.next(timeout: 5) { $0.method == "INVITE" })
+        _ = await gateway.waitForPush("NotifyIncomingCall")
+        phoneA.respond(to: onA, status: 200, phrase: "OK", tag: "tag-a")
+        var answers: [String] = []
+        func readAnswers(until count: Int) {
+            for _ in 0..<20 where answers.count < count {
+                guard let text = pbx.receive(timeout: 0.5) else { continue }
+                if text.hasPrefix("SIP/2.0 200") { answers.append(text) }
+            }
+        }
+        readAnswers(until: 1)
+        XCTAssertTrue(answers.first?.contains("tag=tag-a") == true, "\(answers)")
+        // B never rang: its INVITE was stopped, not cancelled.
+        XCTAssertFalse(phoneB.collect(for: 1).contains { $0.method == "CANCEL" })
+        phoneB.respond(to: onB, status: 200, phrase: "OK", tag: "tag-b")
+        readAnswers(until: 2)
+        XCTAssertEqual(answers.count, 2, "\(answers)")
+        XCTAssertTrue(answers.last?.contains("tag=tag-b") == true, "\(answers)")
     }
 }

@@ -100,7 +100,7 @@ final class SilentPhone {
 
     /// A response to `request` (an INVITE or CANCEL it received), echoing
     /// its Via, From, To (with a tag), Call-ID and CSeq.
-    func respond(to request: Message, status: Int, phrase: String) {
+    func respond(to request: Message, status: Int, phrase: String, tag: String = "silent1") {
         var lines = ["SIP/2.0 \(status) \(phrase)"]
         for line in request.text.components(separatedBy: "\r\n").dropFirst() {
             if line.isEmpty { break }
@@ -108,8 +108,11 @@ final class SilentPhone {
             if name == "via" || name == "from" || name == "call-id" || name == "cseq" || name == "record-route" {
                 lines.append(line)
             } else if name == "to" {
-                lines.append(line.contains(";tag=") ? line : line + ";tag=silent1")
+                lines.append(line.contains(";tag=") ? line : line + ";tag=\(tag)")
             }
+        }
+        if (200..<300).contains(status) && request.method == "INVITE" {
+            lines.append("Contact: <sip:alice@127.0.0.1:\(socket.localPort)>")
         }
         lines.append("Content-Length: 0")
         socket.send(lines.joined(separator: "\r\n") + "\r\n\r\n")
