@@ -325,6 +325,43 @@ final class CallFlowTests: IntegrationTestCase {
                       "the device that answered is not told")
     }
 
+    func testTheDeviceWhoseAppReportedItsInstanceAsSelectorIsNotToldItAnsweredElsewhere() async throws {
+        let lab = try await startLab()
+        // The phone's app reported its +sip.instance as the selector; its
+        // Contact names no token, so only the instance tells it apart.
+        let phoneInstance = "33333333-3333-4333-8333-333333333333"
+        try addTuple(lab, selector: "urn:uuid:\(phoneInstance)", token: "token-by-instance")
+        try addTuple(lab, selector: "sel-other-tablet", token: "token-other-tablet")
+        let phone = try await startPhone("alice-phone")
+        let tablet = try await startPhone("alice-tablet", transport: "tcp")
+        let phoneRegistered = await register(phone, lab, instance: phoneInstance)
+        XCTAssertEqual(phoneRegistered, 200)
+        let tabletRegistered = await tablet.register(registrar: lab.server.proxy("tcp"), user: "alice",
+                                                     password: "alice-secret",
+                                                     instanceID: "44444444-4444-4444-8444-444444444444")
+        XCTAssertEqual(tabletRegistered, 200)
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-by-instance")
+        let onPhone = try XCTUnwrapAsync(await phone.waitForInvite(timeout: .seconds(5)))
+        _ = try XCTUnwrapAsync(await tablet.waitForInvite(timeout: .seconds(5)))
+        _ = await lab.gateway.waitForPush("NotifyIncomingCall", token: "token-by-instance")
+        _ = await lab.gateway.waitForPush("NotifyIncomingCall", token: "token-other-tablet")
+        await phone.respond(onPhone, status: 200)
+        let answer = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(answer?.status, 200)
+
+        let elsewhere = await lab.gateway.waitForPush("NotifyIncomingCallAnsweredElsewhere")
+        XCTAssertEqual(elsewhere?["DeviceToken"], "token-other-tablet")
+        // The answered-elsewhere pushes are decided with the answer: the
+        // ended record lists every one of them.
+        let story = try await record(lab, "pair-by-instance")
+        XCTAssertEqual(story["outcome"] as? String, "answered")
+        let told = (story["pushes"] as? [[String: Any]] ?? [])
+            .filter { $0["verb"] as? String == "NotifyIncomingCallAnsweredElsewhere" }.compactMap { $0["selector"] as? String }
+        XCTAssertEqual(told, ["sel-other-tablet"], "the answering phone is not told")
+        XCTAssertTrue(lab.gateway.pushes("NotifyIncomingCallAnsweredElsewhere").allSatisfy { $0["DeviceToken"] != "token-by-instance" })
+    }
+
     // MARK: Endings
 
     func testCallerCancelGives487AndMissedNotifications() async throws {
