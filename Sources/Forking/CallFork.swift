@@ -490,6 +490,7 @@ public struct CallFork: Sendable {
 
     private mutating func notifyDevices(_ event: PushEvent, excluding excluded: BindingKey?, messages: Bool) {
         let excludedBinding = excluded.flatMap { key in branches.values.first { $0.device == key }?.binding }
+        let excludedToken = excludedBinding.flatMap { settings.contactPushToken($0.contact) }
         if settings.endNotification.sendsPush {
             // Devices whose incoming-call push went out (delivered or unanswered).
             let woken = Set(pushes.values.filter { attempt in
@@ -497,7 +498,7 @@ public struct CallFork: Sendable {
                 return attempt.result.map { $0.kind == .delivered } ?? true
             }.map(\.target.tupleID))
             for target in targets where woken.contains(target.tupleID) && !goneTuples.contains(target.tupleID) {
-                if let excludedBinding, target.isDevice(of: excludedBinding) { continue }
+                if let excludedBinding, target.isDevice(of: excludedBinding, contactToken: excludedToken) { continue }
                 if target.isSwitchedOff(event) {
                     note("push switched off", "verb=\(event.recordName) selector=\(target.selector)")
                 } else if target.canReceive(event) {

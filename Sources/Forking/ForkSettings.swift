@@ -17,13 +17,27 @@ public struct ForkSettings: Sendable, Equatable {
     /// After the call ends, a device that registers within this many seconds
     /// gets the missed-call MESSAGE so its ringing screen stops (`calls.missed_call_grace`).
     public var missedCallGrace: TimeInterval
+    /// Reads the push token a device's Contact URI names it by (RFC 8599
+    /// `pn-prid`, or the drafts' `pn-tok`; %-escapes undone), nil when it
+    /// names none. It is the SIP layer's URI parser, injected like the
+    /// clock, so that the state machine can tell which device tuple
+    /// answered. Reads nothing by default; not compared by `==`.
+    public var contactPushToken: @Sendable (String) -> String?
 
     public init(wakeWindow: TimeInterval = 30, timeoutStatus: Int = 480, ringbackOnPush: Bool = false,
-                endNotification: EndNotification = .both, missedCallGrace: TimeInterval = 15) {
+                endNotification: EndNotification = .both, missedCallGrace: TimeInterval = 15,
+                contactPushToken: @escaping @Sendable (String) -> String? = { _ in nil }) {
         self.wakeWindow = wakeWindow
         self.timeoutStatus = timeoutStatus
         self.ringbackOnPush = ringbackOnPush
         self.endNotification = endNotification
         self.missedCallGrace = missedCallGrace
+        self.contactPushToken = contactPushToken
+    }
+
+    /// The timers and policies are equal; the Contact reader is code, not a setting.
+    public static func == (a: ForkSettings, b: ForkSettings) -> Bool {
+        a.wakeWindow == b.wakeWindow && a.timeoutStatus == b.timeoutStatus && a.ringbackOnPush == b.ringbackOnPush
+            && a.endNotification == b.endNotification && a.missedCallGrace == b.missedCallGrace
     }
 }

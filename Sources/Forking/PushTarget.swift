@@ -100,29 +100,46 @@ public struct PushTarget: Sendable, Equatable {
 }
 
 extension PushTarget {
-    /// Whether `binding` is this device: the tuple was made by the device's
-    /// RFC 8599 REGISTER with its `+sip.instance` as selector, or its Contact
-    /// carries one of this tuple's tokens as `pn-prid` (alone, or as a part
-    /// of Linphone's `VOIP:voip&ALERT:remote`) or `pn-tok`.
-    public func isDevice(of binding: Binding) -> Bool {
+    /// Whether `binding` is this device, as far as the binding tells:
+    /// - its `+sip.instance` is this tuple's selector, as its RFC 8599
+    ///   REGISTER made it (`rfc8599:USER:<instance>`) or as its app reported
+    ///   it (``selector(_:namesInstance:)``);
+    /// - the push token its Contact names (`contactToken`: `pn-prid` or
+    ///   `pn-tok` as the SIP layer read it, %-escapes undone) is one of this
+    ///   tuple's tokens, whole or as a part of Linphone's
+    ///   `VOIP:voip&ALERT:remote`, or makes this tuple's selector
+    ///   (`rfc8599:USER:pn-prid:TOKEN`: a phone that registered without an
+    ///   instance id).
+    public func isDevice(of binding: Binding, contactToken: String?) -> Bool {
         // The backend is no device: a binding never carries its account as a token.
         guard !isWebhook else { return false }
-        if let instance = binding.instanceID, !instance.isEmpty,
-           selector == SIPPushParameters.deviceSelector(aor: binding.aor, instanceID: instance, prid: nil) {
-            return true
-        }
-        for parameter in binding.contact.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2 else { continue }
-            let name = pair[0].trimmingCharacters(in: .whitespaces).lowercased()
-            guard name == "pn-prid" || name == "pn-tok" else { continue }
-            let value = String(pair[1]).trimmingCharacters(in: CharacterSet(charactersIn: " >\""))
-            if hasToken(value) { return true }
-            for part in value.split(separator: "&") {
-                let token = part.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-                if !token.isEmpty, hasToken(token) { return true }
+        if let instance = binding.instanceID, !instance.isEmpty {
+            if selector == SIPPushParameters.deviceSelector(aor: binding.aor, instanceID: instance, prid: nil)
+                || Self.selector(selector, namesInstance: instance) {
+                return true
             }
         }
-        return false
+        guard let token = contactToken, !token.isEmpty else { return false }
+        if hasToken(token) || selector == SIPPushParameters.deviceSelector(aor: binding.aor, instanceID: nil, prid: token) {
+            return true
+        }
+        return token.split(separator: "&").contains { part in
+            let piece = part.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+            return !piece.isEmpty && hasToken(piece)
+        }
+    }
+
+    /// Whether an app reported its `+sip.instance` (`<urn:uuid:…>`) as the
+    /// selector: the URN with or without its angle brackets, or the bare
+    /// UUID of a `urn:uuid:`, in any case (RFC 4122 UUIDs and URN prefixes
+    /// are case-insensitive).
+    public static func selector(_ selector: String, namesInstance instance: String) -> Bool {
+        let brackets = CharacterSet(charactersIn: "<>")
+        let urn = instance.trimmingCharacters(in: brackets).lowercased()
+        let reported = selector.trimmingCharacters(in: brackets).lowercased()
+        guard !urn.isEmpty else { return false }
+        if reported == urn { return true }
+        let uuidPrefix = "urn:uuid:"
+        return urn.hasPrefix(uuidPrefix) && reported == urn.dropFirst(uuidPrefix.count)
     }
 }

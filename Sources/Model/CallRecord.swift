@@ -24,6 +24,14 @@ public struct CallRecord: Sendable, Equatable, Codable {
     public var finalStatus: Int?
     /// Contact of the branch that answered (or declined).
     public var answeredBy: String?
+    /// The answering device's dialog tag (the To tag of the 2xx relayed),
+    /// so that the BYE of that dialog, and none other, ends the call.
+    public var answerTag: String?
+    /// When the answered call's dialog ended: the first BYE of that dialog
+    /// sipwake relayed. Talk time runs from `endedAt` (the answer) to here.
+    public var hungUpAt: Date?
+    /// Who sent that BYE.
+    public var hungUpBy: CallParty?
     public var pushes: [CallPushRecord]
     public var branches: [CallBranchRecord]
     public var events: [CallEventRecord]
@@ -32,7 +40,8 @@ public struct CallRecord: Sendable, Equatable, Codable {
         id: String, pairingID: String, callID: String, callee: String, caller: String,
         callerDisplayName: String? = nil, startedAt: Date, endedAt: Date? = nil,
         outcome: CallOutcome? = nil, finalStatus: Int? = nil, answeredBy: String? = nil,
-        pushes: [CallPushRecord] = [], branches: [CallBranchRecord] = [], events: [CallEventRecord] = []
+        pushes: [CallPushRecord] = [], branches: [CallBranchRecord] = [], events: [CallEventRecord] = [],
+        answerTag: String? = nil, hungUpAt: Date? = nil, hungUpBy: CallParty? = nil
     ) {
         self.id = id
         self.pairingID = pairingID
@@ -45,6 +54,9 @@ public struct CallRecord: Sendable, Equatable, Codable {
         self.outcome = outcome
         self.finalStatus = finalStatus
         self.answeredBy = answeredBy
+        self.answerTag = answerTag
+        self.hungUpAt = hungUpAt
+        self.hungUpBy = hungUpBy
         self.pushes = pushes
         self.branches = branches
         self.events = events
@@ -55,9 +67,27 @@ public struct CallRecord: Sendable, Equatable, Codable {
     public var lastKnownAt: Date {
         var times = [startedAt]
         if let endedAt { times.append(endedAt) }
+        if let hungUpAt { times.append(hungUpAt) }
         times += events.map(\.at)
         times += pushes.flatMap { [$0.sentAt] + [$0.completedAt].compactMap { $0 } }
         times += branches.flatMap { [$0.startedAt] + [$0.provisionalAt, $0.endedAt].compactMap { $0 } }
         return times.max() ?? startedAt
+    }
+
+    /// This record with the hang-up `bye` told, when `bye` ends its
+    /// call: the call was answered, the BYE is of the answering device's
+    /// dialog (one of its tags is `answerTag`), and no BYE ended it before.
+    /// nil otherwise (another dialog's BYE, a second BYE, a call not answered).
+    public func hangingUp(_ bye: CallHangUp) -> CallRecord? {
+        guard outcome == .answered, hungUpAt == nil, bye.callID == callID, let answerTag,
+              bye.fromTag == answerTag || bye.toTag == answerTag else { return nil }
+        var record = self
+        let party: CallParty = bye.fromTag == answerTag ? .callee : .caller
+        record.hungUpAt = bye.at
+        record.hungUpBy = party
+        // In time order: a call still kept in memory adds events after it.
+        let index = record.events.firstIndex { $0.at > bye.at } ?? record.events.endIndex
+        record.events.insert(CallEventRecord(at: bye.at, event: "call hung up", detail: "by=\(party.rawValue)"), at: index)
+        return record
     }
 }

@@ -16,6 +16,8 @@ public struct CallRecordJSON: Encodable, Sendable {
     @ExplicitNull var outcome: String?
     @ExplicitNull var finalStatus: Int?
     @ExplicitNull var answeredBy: String?
+    @ExplicitNull var hungUpAt: String?
+    @ExplicitNull var hungUpBy: String?
     let pushes: [CallPushJSON]
     let branches: [CallBranchJSON]
     let events: [CallEventJSON]
@@ -32,6 +34,8 @@ public struct CallRecordJSON: Encodable, Sendable {
         outcome = r.outcome?.rawValue
         finalStatus = r.finalStatus
         answeredBy = r.answeredBy
+        hungUpAt = r.hungUpAt.map(ISO8601Time.milliseconds)
+        hungUpBy = r.hungUpBy?.rawValue
         pushes = r.pushes.map(CallPushJSON.init)
         branches = r.branches.map(CallBranchJSON.init)
         events = r.events.map(CallEventJSON.init)

@@ -9,6 +9,10 @@ public protocol CallRecordSink: Sendable {
     func start()
     /// Returns at once, without I/O.
     func save(_ record: CallRecord)
+    /// The BYE `bye` of an answered call whose call is no longer in memory:
+    /// its stored record gets the hang-up (`CallRecord.hangingUp`), after
+    /// every version saved before. Returns at once, without I/O.
+    func hangUp(_ bye: CallHangUp)
     /// Returns once every record saved before the call has been written (or failed).
     func flush()
     /// Stops accepting, writes what is pending, and returns when done.

@@ -40,6 +40,8 @@ final class CallProxy {
     var agent: SIPAgent?
 
     private var calls = CallRegistry<PendingCall>()
+    /// The answered calls still kept, by Call-ID, for their BYE.
+    private var answeredCalls: [String: String] = [:]
     /// Events produced while actions run, handled after them (no re-entrancy).
     private var queued: [(String, ForkEvent)] = []
     private var draining = false
@@ -177,6 +179,24 @@ final class CallProxy {
         }
     }
 
+    // MARK: Hang-up
+
+    /// A BYE sipwake relayed in a dialog it record-routed
+    /// (`DialogRouter`): when it ends an answered call, that call's record
+    /// gets its hang-up time and who hung up; in memory while the call is
+    /// kept (its next saves keep it), else in the stored record.
+    func hungUp(callID: String, fromTag: String?, toTag: String?) {
+        let bye = CallHangUp(callID: callID, fromTag: fromTag, toTag: toTag, at: clock())
+        guard let key = answeredCalls[callID], let call = calls[key] else {
+            recorder.hungUp(bye)
+            return
+        }
+        guard call.hangUp == nil, call.record.hangingUp(bye) != nil else { return }
+        call.hangUp = bye
+        call.logger.debug("call hung up", metadata: ["call.hung_up_by": "\(call.record.hungUpBy?.rawValue ?? "-")"])
+        recorder.save(call.record)
+    }
+
     // MARK: Timers
 
     /// Called every tick: fires the deadlines that have passed.
@@ -234,7 +254,7 @@ final class CallProxy {
         default:
             break
         }
-        call.savedPhase = recorder.afterEvent(event, fork: call.fork, savedPhase: call.savedPhase)
+        call.savedPhase = recorder.afterEvent(event, fork: call.fork, savedPhase: call.savedPhase, record: call.record)
         if call.fork.isFinished {
             finish(key)
         } else if call.fork.phase == .ended {
@@ -247,7 +267,8 @@ final class CallProxy {
         guard let aor = calls[key]?.aor, let call = calls.remove(key, aor: aor) else { return }
         call.releaseBranches()
         if call.request.finalStatus == nil { call.request.reply(500, "Call Not Completed") }
-        recorder.forgotten(fork: call.fork, savedPhase: call.savedPhase)
+        if answeredCalls[call.fork.record.callID] == key { answeredCalls[call.fork.record.callID] = nil }
+        recorder.forgotten(fork: call.fork, savedPhase: call.savedPhase, record: call.record)
     }
 
     private func perform(_ action: ForkAction, _ call: PendingCall) {
@@ -262,6 +283,11 @@ final class CallProxy {
             if let response = call.provisional[id] { call.request.relay(response) }
         case .relayFinal(let id, let status):
             if let response = call.finals[id] {
+                if (200..<300).contains(status), call.answerTag == nil {
+                    // The first 2xx relayed answered the call: its dialog's BYE will end it.
+                    call.answerTag = response.message?.toTag
+                    answeredCalls[call.fork.record.callID] = call.key
+                }
                 call.request.relay(response)
             } else {
                 call.request.reply(status)

@@ -8,7 +8,7 @@ import SIPCore
 
 /// What the forking proxy needs from the configuration, resolved once at start.
 struct CallProxySettings: Sendable {
-    var fork = ForkSettings()
+    var fork = ForkSettings(contactPushToken: Self.contactPushToken)
     /// Use a new UUID, not the Call-ID, as the pairing id of an INVITE without X-Push-ID.
     var pairingFromUUID = false
     /// Where calls from phones to anything that is not a local user go.
@@ -42,7 +42,7 @@ struct CallProxySettings: Sendable {
             wakeWindow: TimeInterval(config.calls.wakeWindow), timeoutStatus: config.calls.timeoutStatus,
             ringbackOnPush: config.calls.ringbackOnPush,
             endNotification: EndNotification(rawValue: config.calls.endNotification) ?? .both,
-            missedCallGrace: TimeInterval(config.calls.missedCallGrace))
+            missedCallGrace: TimeInterval(config.calls.missedCallGrace), contactPushToken: Self.contactPushToken)
         pairingFromUUID = config.calls.pairingID == "uuid"
         outboundProxy = config.calls.outboundProxy.isEmpty ? nil : config.calls.outboundProxy
         let firstListen = config.sip.listen.first
@@ -69,6 +69,10 @@ struct CallProxySettings: Sendable {
         domain = config.sip.domains.first ?? "localhost"
         webhook = pushEnabled ? WebhookConfig.settings(config.webhook) : nil
     }
+
+    /// The push token a device's Contact names it by, read by Sofia (the
+    /// state machine's way to tell which device tuple answered).
+    static let contactPushToken: @Sendable (String) -> String? = { SIPURI(parsing: $0)?.pushDeviceToken }
 
     /// The account whose webhook a call to a user of `domain` (its
     /// Request-URI host) goes to; nil when that domain has none.

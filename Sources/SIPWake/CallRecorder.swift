@@ -4,7 +4,8 @@ import Ports
 
 /// Decides when a call's record is handed to the call record writer: when
 /// the call starts, when it ends, when an end notification is answered, and
-/// when the call is forgotten. Without a writer (retention 0) nothing is saved.
+/// when the call is forgotten; and hands it the hang-up of an answered call
+/// already forgotten. Without a writer (retention 0) nothing is saved.
 struct CallRecorder {
     let sink: (any CallRecordSink)?
 
@@ -12,19 +13,31 @@ struct CallRecorder {
     /// result on its tuple.
     var isOn: Bool { sink != nil }
 
-    /// After `fork` handled `event`: saves the record when it is due, and
-    /// returns the phase it was last saved in.
-    func afterEvent(_ event: ForkEvent, fork: CallFork, savedPhase: ForkPhase?) -> ForkPhase? {
+    /// After `fork` handled `event`: saves `record` (the call's record as it
+    /// stands) when it is due, and returns the phase it was last saved in.
+    func afterEvent(_ event: ForkEvent, fork: CallFork, savedPhase: ForkPhase?,
+                    record: @autoclosure () -> CallRecord) -> ForkPhase? {
         let phase = fork.phase
         var endPushAnswered = false
         if case .pushResult = event, phase == .ended { endPushAnswered = true }
         guard phase != savedPhase || endPushAnswered else { return savedPhase }
-        sink?.save(fork.record)
+        sink?.save(record())
         return phase
     }
 
     /// The call is forgotten: a call forgotten early (shutdown) keeps what it had.
-    func forgotten(fork: CallFork, savedPhase: ForkPhase?) {
-        if savedPhase != .finished { sink?.save(fork.record) }
+    func forgotten(fork: CallFork, savedPhase: ForkPhase?, record: @autoclosure () -> CallRecord) {
+        if savedPhase != .finished { sink?.save(record()) }
+    }
+
+    /// Something the state machine does not see changed the record (the
+    /// BYE of the answered call): saved now.
+    func save(_ record: CallRecord) {
+        sink?.save(record)
+    }
+
+    /// The BYE of an answered call no longer in memory: for its stored record.
+    func hungUp(_ bye: CallHangUp) {
+        sink?.hangUp(bye)
     }
 }

@@ -16,6 +16,9 @@ final class DialogRouter {
     private let logger: Logger
     private let metrics: CallMetrics
     var agent: SIPAgent?
+    /// Told of every BYE relayed (its Call-ID, From tag and To tag): it may
+    /// end an answered call.
+    var onHangUp: ((String, String?, String?) -> Void)?
     /// Requests forwarded statefully, until their final response is relayed.
     private var inFlight: [ObjectIdentifier: (request: IncomingRequest, branch: ProxyBranch)] = [:]
 
@@ -74,6 +77,7 @@ final class DialogRouter {
                 "client.address": "\(request.source.host)", "sip.next_hop": "\(nextHop)", "sip.call_id": "\(callID)"])
             return fail(request, 403, "Relaying Forbidden")
         }
+        if message.methodKind == .bye { onHangUp?(callID, message.fromTag, message.toTag) }
         forward(request, copy, nextHop: nextHop, connection: connection, stateless: isACK)
     }
 

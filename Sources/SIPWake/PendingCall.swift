@@ -1,6 +1,7 @@
 import Forking
 import Foundation
 import Logging
+import Model
 import Ports
 import Registrar
 import SIPCore
@@ -28,6 +29,10 @@ final class PendingCall {
     var cancelReason: String?
     /// The phase in which the record was last handed to the writer.
     var savedPhase: ForkPhase?
+    /// The answering device's dialog tag (the To tag of the first 2xx relayed).
+    var answerTag: String?
+    /// The BYE that ended the answered call, while the call is still kept.
+    var hangUp: CallHangUp?
     /// The proxy's logger with the call's pairing id and Call-ID set.
     let logger: Logger
     /// The user part the caller dialled (the To URI's), for the webhook's `to_number`.
@@ -45,6 +50,15 @@ final class PendingCall {
         self.caller = caller
         self.media = media
         self.callerToken = callerToken
+    }
+
+    /// The call's record as it is saved: the state machine's, with what the
+    /// proxy saw of the answered dialog (its tag, its BYE).
+    var record: CallRecord {
+        var record = fork.record
+        record.answerTag = answerTag
+        if let hangUp, let ended = record.hangingUp(hangUp) { record = ended }
+        return record
     }
 
     /// Frees every client transaction (on the next loop turn).

@@ -119,6 +119,9 @@ actor SIPServer: SIPRequestHandler {
             })
         registrar.pns?.restore(bindings: bindings)
         let dialogs = DialogRouter(settings: callSettings, logger: logger, metrics: metrics)
+        dialogs.onHangUp = { [weak calls] callID, fromTag, toTag in
+            calls?.hungUp(callID: callID, fromTag: fromTag, toTag: toTag)
+        }
         self.dialogs = dialogs
         let messages = MessageRelay(logger: logger, metrics: metrics)
         self.messages = messages

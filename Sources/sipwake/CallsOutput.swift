@@ -8,11 +8,12 @@ import SIPWake
 /// the INVITE.
 enum CallsOutput {
     static let listHeaders = ["STARTED", "PAIRING-ID", "CALLEE", "CALLER", "OUTCOME", "STATUS", "PUSHES",
-                              "BRANCHES", "DURATION"]
+                              "BRANCHES", "ANSWER", "DURATION"]
 
     static func listRow(_ r: CallRecord) -> [String] {
         [JSONOutput.timestamp(r.startedAt), r.pairingID, r.callee, r.caller, outcome(r),
-         r.finalStatus.map(String.init) ?? "-", String(r.pushes.count), String(r.branches.count), duration(r)]
+         r.finalStatus.map(String.init) ?? "-", String(r.pushes.count), String(r.branches.count), timeToAnswer(r),
+         duration(r)]
     }
 
     /// The whole story, ready to print.
@@ -24,8 +25,9 @@ enum CallsOutput {
             ("callee", r.callee), ("caller", caller), ("outcome", outcome(r)),
             ("final status", r.finalStatus.map(String.init) ?? "-"), ("answered by", r.answeredBy ?? "-"),
             ("started", ISO8601Time.milliseconds(r.startedAt)),
-            ("ended", r.endedAt.map(ISO8601Time.milliseconds) ?? "-"), ("duration", duration(r)),
-        ]
+            ("ended", r.endedAt.map(ISO8601Time.milliseconds) ?? "-"),
+        ] + (r.outcome == .answered ? [("answered after", timeToAnswer(r)), ("hung up", hungUp(r))] : [])
+            + [("duration", duration(r))]
         for (name, value) in fields { header.append([name, value]) }
 
         var pushes = TextTable(headers: ["ATTEMPT", "VERB", "SELECTOR", "TUPLE", "SENT", "RESULT", "HTTP", "DETAIL"])
@@ -81,14 +83,37 @@ enum CallsOutput {
         r.outcome?.rawValue ?? "pending"
     }
 
-    /// `4.5s`, `1m05s`, or `-` while the call runs.
+    /// An answered call's talk time, from the answer (its `endedAt`) to the
+    /// BYE, `-` until sipwake saw one; any other call's length, from the
+    /// INVITE to the caller's final response (how long it rang); `-` while
+    /// the call runs.
     static func duration(_ r: CallRecord) -> String {
         guard let end = r.endedAt else { return "-" }
-        let tenths = Int((end.timeIntervalSince(r.startedAt) * 10).rounded())
+        guard r.outcome == .answered else { return span(from: r.startedAt, to: end) }
+        return r.hungUpAt.map { span(from: end, to: $0) } ?? "-"
+    }
+
+    /// How long an answered call took to be answered (INVITE to the 2xx);
+    /// `-` for any other call.
+    static func timeToAnswer(_ r: CallRecord) -> String {
+        guard r.outcome == .answered, let answered = r.endedAt else { return "-" }
+        return span(from: r.startedAt, to: answered)
+    }
+
+    /// When and by whom an answered call was hung up, `-` until sipwake saw the BYE.
+    static func hungUp(_ r: CallRecord) -> String {
+        guard let at = r.hungUpAt else { return "-" }
+        return ISO8601Time.milliseconds(at) + (r.hungUpBy.map { " by \($0.rawValue)" } ?? "")
+    }
+
+    /// `4.5s`, `1m05s`, `1h02m05s`.
+    static func span(from start: Date, to end: Date) -> String {
+        let tenths = Int((end.timeIntervalSince(start) * 10).rounded())
         if tenths < 600 { return "\(tenths / 10).\(abs(tenths % 10))s" }
         let seconds = tenths / 10
-        let rest = seconds % 60
-        return "\(seconds / 60)m\(rest < 10 ? "0" : "")\(rest)s"
+        func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
+        if seconds < 3600 { return "\(seconds / 60)m\(twoDigits(seconds % 60))s" }
+        return "\(seconds / 3600)h\(twoDigits(seconds / 60 % 60))m\(twoDigits(seconds % 60))s"
     }
 
     /// Milliseconds since the INVITE came in: `+2125ms`.

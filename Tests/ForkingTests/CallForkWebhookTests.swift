@@ -112,7 +112,7 @@ import Testing
 
     @Test func theBackendIsNoDeviceOfAnyContact() {
         let binding = F.binding("a", token: "example.com")
-        #expect(!Self.backend.isDevice(of: binding))
+        #expect(!Self.backend.isDevice(of: binding, contactToken: "example.com"))
         #expect(Self.backend.isWebhook)
         #expect(Self.backend.canReceive(.missed) && Self.backend.canReceive(.answeredElsewhere))
     }

@@ -21,10 +21,19 @@ enum ForkFixture {
                           otherAppID: "app.other", otherToken: token)
     }
 
+    /// Stands in for the SIP layer's Contact reader on the contacts
+    /// `binding` makes: the `pn-prid` it appended, %-escapes undone.
+    static let contactPushToken: @Sendable (String) -> String? = { contact in
+        contact.components(separatedBy: ";pn-prid=").dropFirst().first?.removingPercentEncoding
+    }
+
+    /// A fork at t0 with `settings`, reading contacts with `contactPushToken`.
     static func fork(_ settings: ForkSettings = ForkSettings()) -> CallFork {
-        CallFork(recordID: "rec-1", pairingID: "pair-1", callID: "call-1", callee: "alice",
-                 caller: CallerInfo(uri: "sip:bob@pbx.example", displayName: "Bob", user: "bob", domain: "pbx.example"),
-                 settings: settings, now: t0)
+        var settings = settings
+        settings.contactPushToken = contactPushToken
+        return CallFork(recordID: "rec-1", pairingID: "pair-1", callID: "call-1", callee: "alice",
+                        caller: CallerInfo(uri: "sip:bob@pbx.example", displayName: "Bob", user: "bob", domain: "pbx.example"),
+                        settings: settings, now: t0)
     }
 
     /// A fork that has handled `.start` at t0.

@@ -105,6 +105,23 @@ final class CallFlowTests: IntegrationTestCase {
                          from: "\"Bob Caller\" <sip:1002@pbx.example.com>")
     }
 
+    /// `callToAlice`, and her phone answers.
+    private func answeredCallToAlice(pushID: String, tuple: (selector: String, token: String)? = nil,
+                                     file: StaticString = #filePath, line: UInt = #line) async throws
+        -> (Lab, SofiaPhone, SofiaPhone, SofiaPhoneOutgoingCall, SofiaPhoneIncomingCall) {
+        let (lab, alice, pbx, outgoing, incoming) = try await callToAlice(pushID: pushID, tuple: tuple)
+        let answer = await finalStatus(after: alice, responds: 200, to: incoming, pbx, outgoing)
+        XCTAssertEqual(answer, 200, file: file, line: line)
+        return (lab, alice, pbx, outgoing, incoming)
+    }
+
+    /// `phone` answers `incoming` with `status`; the final status the PBX gets for `outgoing`.
+    private func finalStatus(after phone: SofiaPhone, responds status: Int, to incoming: SofiaPhoneIncomingCall,
+                             _ pbx: SofiaPhone, _ outgoing: SofiaPhoneOutgoingCall) async -> Int? {
+        await phone.respond(incoming, status: status)
+        return await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))?.status
+    }
+
     /// The call's record from `sipwake calls show --json`, once it has ended.
     private func record(_ lab: Lab, _ key: String) async throws -> [String: Any] {
         try await lab.server.endedCallRecord(key)
@@ -325,6 +342,83 @@ final class CallFlowTests: IntegrationTestCase {
                       "the device that answered is not told")
     }
 
+    func testTheDeviceWhoseAppReportedItsInstanceAsSelectorIsNotToldItAnsweredElsewhere() async throws {
+        let lab = try await startLab()
+        // The phone's app reported its +sip.instance as the selector; its
+        // Contact names no token, so only the instance tells it apart.
+        let phoneInstance = "33333333-3333-4333-8333-333333333333"
+        try addTuple(lab, selector: "urn:uuid:\(phoneInstance)", token: "token-by-instance")
+        try addTuple(lab, selector: "sel-other-tablet", token: "token-other-tablet")
+        let phone = try await startPhone("alice-phone")
+        let tablet = try await startPhone("alice-tablet", transport: "tcp")
+        let phoneRegistered = await register(phone, lab, instance: phoneInstance)
+        XCTAssertEqual(phoneRegistered, 200)
+        let tabletRegistered = await tablet.register(registrar: lab.server.proxy("tcp"), user: "alice",
+                                                     password: "alice-secret",
+                                                     instanceID: "44444444-4444-4444-8444-444444444444")
+        XCTAssertEqual(tabletRegistered, 200)
+        let pbx = try await pbx()
+        let outgoing = await call(pbx, lab, pushID: "pair-by-instance")
+        let onPhone = try XCTUnwrapAsync(await phone.waitForInvite(timeout: .seconds(5)))
+        _ = try XCTUnwrapAsync(await tablet.waitForInvite(timeout: .seconds(5)))
+        _ = await lab.gateway.waitForPush("NotifyIncomingCall", token: "token-by-instance")
+        _ = await lab.gateway.waitForPush("NotifyIncomingCall", token: "token-other-tablet")
+        await phone.respond(onPhone, status: 200)
+        let answer = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(answer?.status, 200)
+
+        let elsewhere = await lab.gateway.waitForPush("NotifyIncomingCallAnsweredElsewhere")
+        XCTAssertEqual(elsewhere?["DeviceToken"], "token-other-tablet")
+        // The answered-elsewhere pushes are decided with the answer: the
+        // ended record lists every one of them.
+        let story = try await record(lab, "pair-by-instance")
+        XCTAssertEqual(story["outcome"] as? String, "answered")
+        let told = (story["pushes"] as? [[String: Any]] ?? [])
+            .filter { $0["verb"] as? String == "NotifyIncomingCallAnsweredElsewhere" }.compactMap { $0["selector"] as? String }
+        XCTAssertEqual(told, ["sel-other-tablet"], "the answering phone is not told")
+        XCTAssertTrue(lab.gateway.pushes("NotifyIncomingCallAnsweredElsewhere").allSatisfy { $0["DeviceToken"] != "token-by-instance" })
+    }
+
+    // MARK: Hang-up
+
+    func testTheDeviceHangingUpAfterTheCallWasForgottenEndsItsTalkTime() async throws {
+        // Nothing was pushed: the answered call is forgotten at once, and its
+        // BYE finds the stored record.
+        let (lab, alice, _, _, incoming) = try await answeredCallToAlice(pushID: "pair-talk")
+        let talking = try await record(lab, "pair-talk")
+        XCTAssertTrue(talking["hung_up_at"] is NSNull, "still talking")
+        let bye = await alice.bye(incoming)
+        XCTAssertEqual(bye, 200)
+
+        let story = try await lab.server.hungUpCallRecord("pair-talk")
+        XCTAssertEqual(story["hung_up_by"] as? String, "callee")
+        let answeredAt = try XCTUnwrap(story["ended_at"] as? String)
+        let hungUpAt = try XCTUnwrap(story["hung_up_at"] as? String)
+        XCTAssertLessThanOrEqual(answeredAt, hungUpAt, "ISO 8601 UTC times sort as text")
+        let events = (story["events"] as? [[String: Any]] ?? []).compactMap { $0["event"] as? String }
+        XCTAssertEqual(events.last, "call hung up")
+        // The list shows the time to answer and the talk time.
+        let list = try lab.server.cli(["calls", "list"])
+        let row = try XCTUnwrap(list.stdout.split(separator: "\n").first { $0.contains("pair-talk") }, list.stdout)
+        let times = row.split(separator: " ").suffix(2)
+        XCTAssertTrue(times.allSatisfy { $0.hasSuffix("s") }, String(row))
+    }
+
+    func testTheCallerHangingUpWhileTheCallIsStillKeptEndsItsTalkTime() async throws {
+        // A pushed device keeps the ended call for the missed-call grace
+        // period: the BYE goes to the record in memory, and its later saves keep it.
+        let (lab, alice, pbx, outgoing, incoming) = try await answeredCallToAlice(pushID: "pair-talk-kept",
+                                                                                  tuple: ("sel-kept", "token-kept"))
+        let bye = await pbx.bye(outgoing)
+        XCTAssertEqual(bye, 200)
+        let byeSeen = await alice.waitForBye(incoming, timeout: .seconds(5))
+        XCTAssertTrue(byeSeen)
+
+        let story = try await lab.server.hungUpCallRecord("pair-talk-kept")
+        XCTAssertEqual(story["hung_up_by"] as? String, "caller")
+        XCTAssertEqual(story["outcome"] as? String, "answered")
+    }
+
     // MARK: Endings
 
     func testCallerCancelGives487AndMissedNotifications() async throws {
@@ -377,9 +471,8 @@ final class CallFlowTests: IntegrationTestCase {
 
     func testDeclineEndsTheCallWith603() async throws {
         let (lab, alice, pbx, outgoing, incoming) = try await callToAlice(pushID: "pair-decline")
-        await alice.respond(incoming, status: 603)
-        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
-        XCTAssertEqual(final?.status, 603)
+        let final = await finalStatus(after: alice, responds: 603, to: incoming, pbx, outgoing)
+        XCTAssertEqual(final, 603)
         let story = try await record(lab, "pair-decline")
         XCTAssertEqual(story["outcome"] as? String, "declined")
     }

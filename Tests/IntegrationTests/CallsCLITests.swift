@@ -10,8 +10,8 @@ final class CallsCLITests: XCTestCase {
     private let selector = "12869E0E6E553673C54F29105A0647204C416A2A:7C3A0D14"
 
     /// A call to alice: a push that failed once and was retried, a branch to
-    /// the contact that registered after the push (answered), one to an older
-    /// contact (cancelled).
+    /// the contact that registered after the push (answered after 4.5 s), one
+    /// to an older contact (cancelled); alice hung up a minute later.
     private func answeredCall() -> CallRecord {
         let at = { (ms: Double) in self.start.addingTimeInterval(ms / 1000) }
         return CallRecord(
@@ -39,7 +39,8 @@ final class CallsCLITests: XCTestCase {
                 CallEventRecord(at: at(3), event: "push sent", detail: "attempt 1"),
                 CallEventRecord(at: at(2120), event: "contact registered", detail: "sip:alice@203.0.113.7:50123"),
                 CallEventRecord(at: at(4500), event: "branch answered", detail: "branch 2"),
-            ])
+            ],
+            answerTag: "alice-tag", hungUpAt: at(64500), hungUpBy: .callee)
     }
 
     /// A call to bob nobody answered, a minute later.
@@ -68,15 +69,18 @@ final class CallsCLITests: XCTestCase {
         let lines = table.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 4, table.stdout)
         XCTAssertTrue(lines[0].hasPrefix("STARTED"), table.stdout)
-        for header in ["PAIRING-ID", "CALLEE", "CALLER", "OUTCOME", "STATUS", "PUSHES", "BRANCHES", "DURATION"] {
+        for header in ["PAIRING-ID", "CALLEE", "CALLER", "OUTCOME", "STATUS", "PUSHES", "BRANCHES", "ANSWER",
+                       "DURATION"] {
             XCTAssertTrue(lines[0].contains(header), header)
         }
         XCTAssertTrue(lines[1].contains("pair-bob-1") && lines[1].contains("no-answer") && lines[1].contains("480"),
                       lines[1])
-        XCTAssertTrue(lines[1].contains("30.0s"), lines[1])
+        // Not answered: no time to answer, and how long it rang.
+        XCTAssertEqual(lines[1].split(separator: " ").suffix(2), ["-", "30.0s"], lines[1])
+        // Answered: the time to answer, and the talk time (answer to BYE).
         let alice = lines[2].split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         XCTAssertEqual(alice, ["2026-11-18T11:06:40Z", "pair-7c3a0d14", "alice", "sip:bob@example.com", "answered",
-                               "200", "2", "2", "4.5s"])
+                               "200", "2", "2", "4.5s", "1m00s"])
         XCTAssertEqual(lines[3], "2 calls")
 
         let filtered = try server.cli(["calls", "list", "--user", "ALICE", "--outcome", "answered"])
@@ -119,10 +123,12 @@ final class CallsCLITests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let text = result.stdout
         for expected in [
-            "pairing id    pair-7c3a0d14", "call-id       a84b4c76e66710@198.51.100.9",
-            "caller        \"Bob\" <sip:bob@example.com>", "outcome       answered", "final status  200",
-            "answered by   sip:alice@203.0.113.7:50123;transport=tcp", "started       2026-11-18T11:06:40.250Z",
-            "ended         2026-11-18T11:06:44.750Z", "duration      4.5s",
+            "pairing id      pair-7c3a0d14", "call-id         a84b4c76e66710@198.51.100.9",
+            "caller          \"Bob\" <sip:bob@example.com>", "outcome         answered",
+            "final status    200", "answered by     sip:alice@203.0.113.7:50123;transport=tcp",
+            "started         2026-11-18T11:06:40.250Z", "ended           2026-11-18T11:06:44.750Z",
+            "answered after  4.5s", "hung up         2026-11-18T11:07:44.750Z by callee",
+            "duration        1m00s", "record id       6f1d2c3b-0a9e-4f7d-8c6b-5a4e3d2c1b0a",
             "Pushes\nATTEMPT", "Branches\nID", "Timeline\nAT",
         ] {
             XCTAssertTrue(text.contains(expected), "missing \(expected) in:\n\(text)")
@@ -151,6 +157,32 @@ final class CallsCLITests: XCTestCase {
         XCTAssertTrue(missed.stdout.contains("Pushes: none"), missed.stdout)
         XCTAssertTrue(missed.stdout.contains("Branches: none"), missed.stdout)
         XCTAssertTrue(missed.stdout.contains("outcome       no-answer"), missed.stdout)
+        XCTAssertTrue(missed.stdout.contains("duration      30.0s"), missed.stdout)
+        XCTAssertFalse(missed.stdout.contains("hung up"), "only an answered call is hung up")
+    }
+
+    func testTalkTimeIsUnknownWithoutTheBYEAndLongTalksShowHours() throws {
+        let server = try SipwakeProcess()
+        try server.addUser("alice", password: "alice-secret")
+        var talking = answeredCall()
+        talking.hungUpAt = nil
+        talking.hungUpBy = nil
+        var long = answeredCall()
+        long.id = "long"
+        long.pairingID = "pair-long"
+        long.startedAt = start.addingTimeInterval(-7200)
+        long.endedAt = long.startedAt.addingTimeInterval(4.5)
+        long.hungUpAt = long.startedAt.addingTimeInterval(4.5 + 3725)
+        let database = try SipwakeDatabase(path: server.directory.appendingPathComponent("sipwake.sqlite").path)
+        try CallRecordStore(database: database).save([talking, long])
+        try database.close()
+
+        let lines = try server.cli(["calls", "list"]).stdout.split(separator: "\n")
+        XCTAssertEqual(lines[1].split(separator: " ").suffix(2), ["4.5s", "-"], "no BYE seen: no talk time")
+        XCTAssertEqual(lines[2].split(separator: " ").suffix(2), ["4.5s", "1h02m05s"])
+        let story = try server.cli(["calls", "show", "pair-7c3a0d14"]).stdout
+        XCTAssertTrue(story.contains("hung up         -\n"), story)
+        XCTAssertTrue(story.contains("duration        -\n"), story)
     }
 
     func testLongContactsAreShortenedInTheTableAndWholeInJSON() throws {
@@ -184,6 +216,9 @@ final class CallsCLITests: XCTestCase {
         XCTAssertEqual(record["id"] as? String, "6f1d2c3b-0a9e-4f7d-8c6b-5a4e3d2c1b0a")
         XCTAssertEqual(record["ended_at"] as? String, "2026-11-18T11:06:44.750Z")
         XCTAssertEqual(record["final_status"] as? Int, 200)
+        XCTAssertEqual(record["hung_up_at"] as? String, "2026-11-18T11:07:44.750Z")
+        XCTAssertEqual(record["hung_up_by"] as? String, "callee")
+        XCTAssertNil(record["answer_tag"], "the dialog tag is sipwake's own business")
         let branch = try XCTUnwrap((record["branches"] as? [[String: Any]])?.first)
         XCTAssertEqual(branch["cancelled"] as? String, "answered-elsewhere")
         XCTAssertEqual(branch["final_status"] as? Int, 487)

@@ -9,9 +9,12 @@ import Testing
 /// The call record writer as the recorder sees it: the records handed to it.
 final class SavedRecords: CallRecordSink {
     private let saved = Mutex<[CallRecord]>([])
+    private let byes = Mutex<[CallHangUp]>([])
     var records: [CallRecord] { saved.withLock { $0 } }
+    var hangUps: [CallHangUp] { byes.withLock { $0 } }
     func start() {}
     func save(_ record: CallRecord) { saved.withLock { $0.append(record) } }
+    func hangUp(_ bye: CallHangUp) { byes.withLock { $0.append(bye) } }
     func flush() {}
     func shutdown() {}
 }
@@ -33,11 +36,11 @@ final class SavedRecords: CallRecordSink {
         var fork = fork()
         let start = ForkEvent.start(bindings: [], targets: nil, wakeupHold: true)
         _ = fork.handle(start, now: Self.t0)
-        var saved = recorder.afterEvent(start, fork: fork, savedPhase: nil)
+        var saved = recorder.afterEvent(start, fork: fork, savedPhase: nil, record: fork.record)
         #expect(saved == fork.phase)
         #expect(sink.records.count == 1)
         // The same phase again: nothing new to write.
-        saved = recorder.afterEvent(.timer, fork: fork, savedPhase: saved)
+        saved = recorder.afterEvent(.timer, fork: fork, savedPhase: saved, record: fork.record)
         #expect(sink.records.count == 1)
     }
 
@@ -51,18 +54,18 @@ final class SavedRecords: CallRecordSink {
         #expect(fork.phase == .ended)
         let answer = ForkEvent.pushResult(1, .delivered(status: 200))
         _ = fork.handle(answer, now: Self.t0.addingTimeInterval(1.1))
-        #expect(recorder.afterEvent(answer, fork: fork, savedPhase: .ended) == .ended)
+        #expect(recorder.afterEvent(answer, fork: fork, savedPhase: .ended, record: fork.record) == .ended)
         #expect(sink.records.count == 1)
-        #expect(recorder.afterEvent(.timer, fork: fork, savedPhase: .ended) == .ended)
+        #expect(recorder.afterEvent(.timer, fork: fork, savedPhase: .ended, record: fork.record) == .ended)
         #expect(sink.records.count == 1)
     }
 
     @Test func aCallForgottenBeforeItFinishedKeepsWhatItHad() {
         let sink = SavedRecords()
         let recorder = CallRecorder(sink: sink)
-        recorder.forgotten(fork: fork(), savedPhase: .live)
+        recorder.forgotten(fork: fork(), savedPhase: .live, record: fork().record)
         #expect(sink.records.count == 1)
-        recorder.forgotten(fork: fork(), savedPhase: .finished)
+        recorder.forgotten(fork: fork(), savedPhase: .finished, record: fork().record)
         #expect(sink.records.count == 1)
     }
 
@@ -72,6 +75,6 @@ final class SavedRecords: CallRecordSink {
         var fork = fork()
         let start = ForkEvent.start(bindings: [], targets: [], wakeupHold: false)
         _ = fork.handle(start, now: Self.t0)
-        #expect(recorder.afterEvent(start, fork: fork, savedPhase: nil) == fork.phase)
+        #expect(recorder.afterEvent(start, fork: fork, savedPhase: nil, record: fork.record) == fork.phase)
     }
 }

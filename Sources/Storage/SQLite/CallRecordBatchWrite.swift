@@ -5,13 +5,33 @@ import Ports
 /// How the call-record writer's thread writes one batch: every record that
 /// can be encoded, in one transaction; a record that cannot is logged and
 /// counted, and does not stop the others. When the database refuses the
-/// batch for what one row holds, each row is written on its own.
+/// batch for what one row holds, each row is written on its own. Then the
+/// hang-ups of records written before, in one more transaction.
 struct CallRecordBatchWrite: Sendable {
     let store: CallRecordStore
     let logger: Logger
     let counters: WriteCounters
 
-    func write(_ records: [CallRecord]) {
+    func write(_ batch: CallRecordBatch) {
+        write(batch.records)
+        guard !batch.hangUps.isEmpty else { return }
+        do {
+            let ended = try store.hangUp(batch.hangUps)
+            counters.add(batches: 1, written: ended)
+            if ended < batch.hangUps.count {
+                // The BYE of a call not recorded: a phone's call to the outbound
+                // proxy, or one answered before this version of sipwake.
+                logger.debug("Hang-up of no recorded call",
+                             metadata: ["call_records.count": "\(batch.hangUps.count - ended)"])
+            }
+        } catch {
+            logger.warning("Call hang-up write failed",
+                           metadata: ["call_records.count": "\(batch.hangUps.count)", "error": "\(error)"])
+            counters.add(failures: batch.hangUps.count)
+        }
+    }
+
+    private func write(_ records: [CallRecord]) {
         var rows: [CallRecordRow] = []
         var failed = 0
         for record in records {

@@ -53,6 +53,32 @@ public struct CallRecordStore: CallRecordArchive {
         }
     }
 
+    /// Gives each answered call a BYE ended its hang-up
+    /// (`CallRecord.hangingUp`): of the records with the BYE's Call-ID, the
+    /// newest whose answered dialog it is and that has none yet. One
+    /// transaction. Returns how many records changed; a BYE of no recorded
+    /// call changes nothing.
+    @discardableResult
+    public func hangUp(_ byes: [CallHangUp]) throws -> Int {
+        guard !byes.isEmpty else { return 0 }
+        return try database.pool.write { db in
+            var changed = 0
+            for bye in byes {
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT id, record FROM call_records WHERE call_id = ? ORDER BY started_at DESC, id DESC",
+                    arguments: [bye.callID])
+                for row in rows {
+                    guard let record = try? Self.decoded(row["record"], id: row["id"]),
+                          let ended = record.hangingUp(bye) else { continue }
+                    try Self.upsert(try Self.encoded(ended), in: db)
+                    changed += 1
+                    break
+                }
+            }
+            return changed
+        }
+    }
+
     /// Closes the records a crash left open (no outcome or no end time): each
     /// gets the outcome `interrupted`, an end time at the last thing known
     /// about the call (`CallRecord.lastKnownAt`: its latest event, push or

@@ -2,24 +2,37 @@ import Model
 
 /// The call-record writer's queue: the latest version of each record (by
 /// id), so versions saved while a write runs replace each other and all
-/// pending records go in one batch.
+/// pending records go in one batch; and the hang-ups of records already
+/// written, applied after them.
 struct CallRecordWriteQueue: PendingWrites {
     private var latest: [String: CallRecord] = [:]
-    /// Saves since the last batch, coalesced ones included.
-    private var saves = 0
+    private var hangUps: [CallHangUp] = []
+    /// Submissions since the last batch, coalesced ones included.
+    private var submissions = 0
 
-    var isEmpty: Bool { latest.isEmpty }
+    var isEmpty: Bool { latest.isEmpty && hangUps.isEmpty }
 
-    mutating func append(_ submission: CallRecord) {
-        latest[submission.id] = submission
-        saves += 1
+    mutating func append(_ submission: CallRecordWrite) {
+        submissions += 1
+        switch submission {
+        case .record(let record):
+            latest[record.id] = record
+        case .hangUp(let bye):
+            // A version still waiting takes it at once; else the stored row does.
+            if let waiting = latest.values.lazy.compactMap({ $0.hangingUp(bye) }).first {
+                latest[waiting.id] = waiting
+            } else {
+                hangUps.append(bye)
+            }
+        }
     }
 
-    mutating func takeBatch() -> (batch: [CallRecord], submissions: Int) {
+    mutating func takeBatch() -> (batch: CallRecordBatch, submissions: Int) {
         defer {
             latest = [:]
-            saves = 0
+            hangUps = []
+            submissions = 0
         }
-        return (Array(latest.values), saves)
+        return (CallRecordBatch(records: Array(latest.values), hangUps: hangUps), submissions)
     }
 }

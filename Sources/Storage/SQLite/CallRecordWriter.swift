@@ -5,7 +5,9 @@ import Ports
 /// Puts call records on disk without the SIP loop ever waiting for it.
 ///
 /// The loop calls `save(_:)` when a call starts, ends, has an end push
-/// answered, and is forgotten, always with the whole record. `save` only
+/// answered, and is forgotten, always with the whole record; and
+/// `hangUp(_:)` when the BYE of an answered call comes after the call was
+/// forgotten. `save` only
 /// puts the record in a pending map (id → latest version) under a lock and
 /// returns; a dedicated thread (`call-records`) takes everything pending and
 /// writes it in ONE transaction. Versions saved while a write runs replace
@@ -54,11 +56,22 @@ public final class CallRecordWriter: CallRecordSink {
     /// caller's thread. Replaces any pending version with the same id. After
     /// `shutdown()` the record is dropped, logged and counted as a failure.
     public func save(_ record: CallRecord) {
-        guard queue.enqueue(record) else {
+        guard queue.enqueue(.record(record)) else {
             counters.add(failures: 1)
             logger.warning(
                 "Call record dropped: the writer is shut down",
                 metadata: ["call.record_id": "\(record.id)", "call.pairing_id": "\(record.pairingID)"])
+            return
+        }
+    }
+
+    /// Never blocks on disk. The hang-up goes to a version of its record
+    /// still waiting, else to the stored row, after the records saved
+    /// before. After `shutdown()` it is dropped, logged and counted.
+    public func hangUp(_ bye: CallHangUp) {
+        guard queue.enqueue(.hangUp(bye)) else {
+            counters.add(failures: 1)
+            logger.warning("Call hang-up dropped: the writer is shut down", metadata: ["sip.call_id": "\(bye.callID)"])
             return
         }
     }
