@@ -20,10 +20,14 @@ public struct CallsSection: Sendable, Hashable {
     public var outboundProxy: String
     /// Days a call record is kept (0...3650; 0 = records are not kept).
     public var recordRetentionDays: Int
+    /// Calls refused before ringing (unknown user, failed credentials, a
+    /// loop) recorded a minute at the most (0...100000; 0 = none); the
+    /// others are only counted.
+    public var rejectedRecordsPerMinute: Int
 
     public init(wakeWindow: Int = 30, timeoutStatus: Int = 480, ringbackOnPush: Bool = false,
                 endNotification: String = "both", missedCallGrace: Int = 15, pairingID: String = "call-id",
-                outboundProxy: String = "", recordRetentionDays: Int = 7) {
+                outboundProxy: String = "", recordRetentionDays: Int = 7, rejectedRecordsPerMinute: Int = 60) {
         self.wakeWindow = wakeWindow
         self.timeoutStatus = timeoutStatus
         self.ringbackOnPush = ringbackOnPush
@@ -32,5 +36,6 @@ public struct CallsSection: Sendable, Hashable {
         self.pairingID = pairingID
         self.outboundProxy = outboundProxy
         self.recordRetentionDays = recordRetentionDays
+        self.rejectedRecordsPerMinute = rejectedRecordsPerMinute
     }
 }

@@ -221,6 +221,8 @@ struct ConfigBuilder {
         section.ringbackOnPush = boolean(key("calls", "ringback_on_push")) ?? defaults.ringbackOnPush
         section.missedCallGrace = try integer(key("calls", "missed_call_grace")) ?? defaults.missedCallGrace
         section.recordRetentionDays = try integer(key("calls", "record_retention_days")) ?? defaults.recordRetentionDays
+        section.rejectedRecordsPerMinute = try integer(key("calls", "rejected_records_per_minute"))
+            ?? defaults.rejectedRecordsPerMinute
         let endKey = key("calls", "end_notification")
         if let text = string(endKey) {
             guard ["push", "message", "both"].contains(text.lowercased()) else {

@@ -55,6 +55,7 @@ enum ConfigSchema {
         ConfigKey(section: "calls", name: "pairing_id", kind: .string),
         ConfigKey(section: "calls", name: "outbound_proxy", kind: .string),
         ConfigKey(section: "calls", name: "record_retention_days", kind: .integer(0...3650)),
+        ConfigKey(section: "calls", name: "rejected_records_per_minute", kind: .integer(0...100_000)),
 
         ConfigKey(section: "push", name: "enabled", kind: .boolean),
         ConfigKey(section: "push", name: "gateway_url", kind: .string),

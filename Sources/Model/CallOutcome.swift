@@ -19,8 +19,9 @@ public enum CallOutcome: String, Sendable, Codable, CaseIterable {
     /// (503 to the caller, missed notifications to the devices), or a crash,
     /// in which case the record is closed at the next start.
     case interrupted
-    /// Reserved for calls refused before forking (unknown user, loop, bad
-    /// request); such calls are answered but not recorded today.
+    /// Refused before ringing anyone: an unknown user (404), the caller's
+    /// credentials failed, too many hops (483), a Request-URI that is not
+    /// SIP; the record's `reason` says which.
     case rejected
 
     /// Reads an outcome as an operator types it (any case).

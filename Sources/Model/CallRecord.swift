@@ -32,6 +32,9 @@ public struct CallRecord: Sendable, Equatable, Codable {
     public var hungUpAt: Date?
     /// Who sent that BYE.
     public var hungUpBy: CallParty?
+    /// Why sipwake refused the call before ringing anyone (outcome
+    /// `rejected`): `unknown user`, `too many hops`, `credentials failed: …`.
+    public var reason: String?
     public var pushes: [CallPushRecord]
     public var branches: [CallBranchRecord]
     public var events: [CallEventRecord]
@@ -41,7 +44,7 @@ public struct CallRecord: Sendable, Equatable, Codable {
         callerDisplayName: String? = nil, startedAt: Date, endedAt: Date? = nil,
         outcome: CallOutcome? = nil, finalStatus: Int? = nil, answeredBy: String? = nil,
         pushes: [CallPushRecord] = [], branches: [CallBranchRecord] = [], events: [CallEventRecord] = [],
-        answerTag: String? = nil, hungUpAt: Date? = nil, hungUpBy: CallParty? = nil
+        answerTag: String? = nil, hungUpAt: Date? = nil, hungUpBy: CallParty? = nil, reason: String? = nil
     ) {
         self.id = id
         self.pairingID = pairingID
@@ -57,6 +60,7 @@ public struct CallRecord: Sendable, Equatable, Codable {
         self.answerTag = answerTag
         self.hungUpAt = hungUpAt
         self.hungUpBy = hungUpBy
+        self.reason = reason
         self.pushes = pushes
         self.branches = branches
         self.events = events

@@ -14,6 +14,7 @@ public struct CallRecordJSON: Encodable, Sendable {
     let startedAt: String
     @ExplicitNull var endedAt: String?
     @ExplicitNull var outcome: String?
+    @ExplicitNull var reason: String?
     @ExplicitNull var finalStatus: Int?
     @ExplicitNull var answeredBy: String?
     @ExplicitNull var hungUpAt: String?
@@ -32,6 +33,7 @@ public struct CallRecordJSON: Encodable, Sendable {
         startedAt = ISO8601Time.milliseconds(r.startedAt)
         endedAt = r.endedAt.map(ISO8601Time.milliseconds)
         outcome = r.outcome?.rawValue
+        reason = r.reason
         finalStatus = r.finalStatus
         answeredBy = r.answeredBy
         hungUpAt = r.hungUpAt.map(ISO8601Time.milliseconds)

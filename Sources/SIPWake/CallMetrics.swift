@@ -3,6 +3,8 @@ import Metrics
 /// What the forking proxy counts and times.
 struct CallMetrics {
     let calls, rejected, branches, branchFailures, pushes, pushFailures, messageFailures, forwarded: Counter
+    /// Refused INVITEs past the record cap: counted, not recorded.
+    let rejectedUnrecorded: Counter
     /// In-dialog requests refused: a Route sipwake did not sign, a relay to
     /// a third host, Max-Forwards exhausted.
     let dialogRefused: Counter
@@ -23,6 +25,7 @@ struct CallMetrics {
     init(factory: any MetricsFactory) {
         calls = Counter(label: "sipwake_calls_total", factory: factory)
         rejected = Counter(label: "sipwake_calls_rejected_total", factory: factory)
+        rejectedUnrecorded = Counter(label: "sipwake_calls_rejected_unrecorded_total", factory: factory)
         branches = Counter(label: "sipwake_branches_total", factory: factory)
         branchFailures = Counter(label: "sipwake_branch_failures_total", factory: factory)
         pushes = Counter(label: "sipwake_pushes_total", factory: factory)

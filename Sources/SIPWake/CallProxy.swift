@@ -22,6 +22,7 @@ final class CallProxy {
     /// The tuple work of calls, for the shutdown to wait for.
     var tupleWork: DeviceTupleQueue { tuples }
     private let recorder: CallRecorder
+    private var rejected: RejectedCalls
     private let pushes: PushDispatcher
     private let forwarder: BranchForwarder
     private let logger: Logger
@@ -53,6 +54,8 @@ final class CallProxy {
         self.metrics = CallMetrics(factory: metrics)
         self.tuples = DeviceTupleQueue(store: tuples)
         recorder = CallRecorder(sink: records)
+        rejected = RejectedCalls(sink: records, cap: RejectedCallCap(perMinute: settings.rejectedRecordsPerMinute),
+                                 metrics: self.metrics, logger: logger)
         pushes = PushDispatcher(
             sender: push, tupleResults: records == nil ? self.tuples : nil, incomingBadge: settings.incomingBadge,
             missedBadge: settings.missedBadge, sound: settings.sound, appSounds: settings.appSounds,
@@ -73,14 +76,12 @@ final class CallProxy {
         let message = request.message
         request.reply(100, "Trying")
         guard let probe = ForwardedRequest(copying: message), probe.decrementMaxForwards() else {
-            metrics.rejected.increment()
+            refused(request, callee: aor, status: 483, reason: "too many hops")
             request.reply(483, "Too Many Hops")
             return
         }
         let callID = message.callID ?? UUID().uuidString
-        let pairingID = message.unknownHeader("X-Push-ID").first.map { $0.trimmingCharacters(in: .whitespaces) }
-            .flatMap { $0.isEmpty ? nil : $0 }
-            ?? (settings.pairingFromUUID ? UUID().uuidString : callID)
+        let pairingID = Self.pushID(of: message) ?? (settings.pairingFromUUID ? UUID().uuidString : callID)
         let from = message.fromURI
         let caller = CallerInfo(uri: from?.description ?? "", displayName: message.fromDisplay.map(Self.unquote),
                                 user: from?.user, domain: from?.host)
@@ -119,6 +120,13 @@ final class CallProxy {
                                                failed: failed) + webhook
             resume { proxy in proxy.tuplesLoaded(key, targets: loaded) }
         }
+    }
+
+    /// An INVITE for a local user refused before its call started (unknown
+    /// user, failed credentials, a loop): recorded as a `rejected` call,
+    /// within the cap. The caller answers it.
+    func refused(_ request: IncomingRequest, callee: String?, status: Int, reason: String) {
+        rejected.refused(request, callee: callee, status: status, reason: reason, now: clock())
     }
 
     /// The user's device tuples as push targets; `switchedOff`: per app
@@ -461,6 +469,12 @@ final class CallProxy {
 
     static func flow(of source: BindingSource, trusted: Bool) -> BindingSource? {
         trusted ? nil : source
+    }
+
+    /// The INVITE's `X-Push-ID`, when it has a non-empty one.
+    static func pushID(of message: SIPMessage) -> String? {
+        message.unknownHeader("X-Push-ID").first.map { $0.trimmingCharacters(in: .whitespaces) }
+            .flatMap { $0.isEmpty ? nil : $0 }
     }
 
     static func unquote(_ s: String) -> String {

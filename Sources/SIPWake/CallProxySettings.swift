@@ -36,6 +36,8 @@ struct CallProxySettings: Sendable {
     var domain = "localhost"
     /// The customer webhooks by called domain; nil when there are none.
     var webhook: WebhookSettings?
+    /// Refused calls recorded a minute at the most (`calls.rejected_records_per_minute`).
+    var rejectedRecordsPerMinute = RejectedCallCap.defaultPerMinute
 
     init(config: SipwakeConfig, tokenSecret: [UInt8], pushEnabled: Bool) {
         fork = ForkSettings(
@@ -68,6 +70,7 @@ struct CallProxySettings: Sendable {
         appSounds = config.appSounds
         domain = config.sip.domains.first ?? "localhost"
         webhook = pushEnabled ? WebhookConfig.settings(config.webhook) : nil
+        rejectedRecordsPerMinute = config.calls.rejectedRecordsPerMinute
     }
 
     /// The push token a device's Contact names it by, read by Sofia (the

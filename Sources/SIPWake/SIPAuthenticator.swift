@@ -110,11 +110,15 @@ final class SIPAuthenticator {
     }
 
     /// Authenticates a request unless its source is trusted (`isTrusted`);
-    /// see `authenticate` for the rest.
+    /// see `authenticate` for the rest. `refused` is told when the
+    /// credentials themselves failed (rows 1, 3, 4, 6, a wrong response or a
+    /// replay in row 5), before the answer goes out; not for a challenge a
+    /// phone answers by itself (no credentials yet, a stale or used-up nonce).
     func check(_ request: IncomingRequest, kind: Kind, expectedUser: String?,
-               retry: @escaping () -> Void) -> Outcome {
+               refused: ((AuthRefusal) -> Void)? = nil, retry: @escaping () -> Void) -> Outcome {
         if isTrusted(request.source) { return .trusted }
-        guard let user = authenticate(request, kind: kind, expectedUser: expectedUser, retry: retry) else {
+        guard let user = authenticate(request, kind: kind, expectedUser: expectedUser,
+                                      refused: refused ?? { _ in }, retry: retry) else {
             return .handled
         }
         return .authenticated(user)
@@ -126,7 +130,7 @@ final class SIPAuthenticator {
     /// `expectedUser` is the user the request must act for (REGISTER: the To
     /// user; a call: the From user).
     private func authenticate(_ request: IncomingRequest, kind: Kind, expectedUser: String?,
-                              retry: @escaping () -> Void) -> String? {
+                              refused: (AuthRefusal) -> Void, retry: @escaping () -> Void) -> String? {
         let message = request.message
         let all = kind == .registrar ? message.digestAuthorizations : message.digestProxyAuthorizations
         let parameters = all.first { ($0["realm"] ?? "") == realm } ?? all.first
@@ -135,6 +139,7 @@ final class SIPAuthenticator {
         var credentials: DigestCredentials?
         if let parameters {
             guard let parsed = DigestCredentials(parameters: parameters) else {
+                refused(AuthRefusal(400, "malformed credentials"))
                 request.replyStateless(400, kind == .registrar ? "Bad Authorization" : "Bad Proxy-Authorization")
                 return nil
             }
@@ -145,6 +150,7 @@ final class SIPAuthenticator {
             }
             if case .blocked(let seconds) = limiter.check(source: source, user: name, now: clock()) {
                 metrics.blocked.increment()
+                refused(AuthRefusal(403, "too many failed attempts, blocked from this address"))
                 request.replyStateless(403, "Too Many Failed Attempts",
                                        tags: SofiaTagList().header("Retry-After", String(seconds)))
                 return nil
@@ -156,6 +162,7 @@ final class SIPAuthenticator {
                 _ = limiter.recordFailure(source: source, user: name, now: clock())
                 logger.warning("digest uri mismatch", metadata: [
                     "client.address": "\(source)", "sip.user": "\(Self.loggable(name))", "sip.method": "\(method)"])
+                refused(AuthRefusal(400, "digest uri is not the Request-URI"))
                 request.replyStateless(400, "Authorization URI Mismatch")
                 return nil
             }
@@ -176,6 +183,10 @@ final class SIPAuthenticator {
         case .challenge(let challenges, let reason):
             metrics.challenged.increment()
             noteChallenge(reason, credentials: credentials, method: method, source: source, now: now)
+            let known = credentials.map { self.credentials.contains($0.username.lowercased()) } ?? false
+            if let refusal = Self.refusal(reason, knownUser: known, status: kind == .registrar ? 401 : 407) {
+                refused(refusal)
+            }
             let tags = SofiaTagList()
             let header = kind == .registrar ? "WWW-Authenticate" : "Proxy-Authenticate"
             for challenge in challenges { tags.header(header, challenge.headerValue) }
@@ -189,14 +200,30 @@ final class SIPAuthenticator {
             logger.warning("digest credentials of another user", metadata: [
                 "client.address": "\(source)", "sip.user": "\(Self.loggable(credentials?.username.lowercased() ?? ""))",
                 "sip.method": "\(method)", "digest.reason": "\(reason)"])
+            refused(AuthRefusal(403, "another user's credentials"))
             request.replyStateless(403, "Forbidden")
         case .badRequest(let reason):
             metrics.malformed.increment()
             logger.debug("digest credentials malformed", metadata: [
                 "client.address": "\(source)", "sip.method": "\(method)", "digest.reason": "\(reason)"])
+            refused(AuthRefusal(400, reason.lowercased()))
             request.replyStateless(400, reason)
         }
         return nil
+    }
+
+    /// The refusal a challenge for `reason` is: a wrong response (a wrong
+    /// password for `knownUser`, or a user nobody knows) or a replay; nil
+    /// for a challenge a phone answers by itself.
+    static func refusal(_ reason: DigestChallengeReason, knownUser: Bool, status: Int) -> AuthRefusal? {
+        switch reason {
+        case .wrongResponse:
+            return AuthRefusal(status, knownUser ? "wrong password" : "no such user")
+        case .replayed:
+            return AuthRefusal(status, "replayed nonce")
+        case .noCredentials, .otherRealmOrAlgorithm, .foreignNonce, .staleNonce, .exhausted, .forgotten:
+            return nil
+        }
     }
 
     /// Logs and counts what a challenge says about the request.

@@ -254,6 +254,7 @@ actor SIPServer: SIPRequestHandler {
         guard admit(request) else { return }
         if let uri = message.requestURI, !Self.supportedSchemes.contains(uri.scheme.lowercased()) {
             // RFC 3261 §8.2.2.1: a Request-URI scheme the server does not understand.
+            refusedFromPeer(request, callee: uri.user, status: 416, reason: "unsupported Request-URI scheme \(uri.scheme)")
             if message.methodKind != .ack { request.replyStateless(416, "Unsupported URI Scheme") }
             return
         }
@@ -311,7 +312,10 @@ actor SIPServer: SIPRequestHandler {
         guard let authenticator, let registrar, let calls, let dialogs, let messages else { return }
         let message = request.message
         let isInvite = message.methodKind == .invite
-        guard let uri = message.requestURI else { return request.replyStateless(400, "No Request-URI") }
+        guard let uri = message.requestURI else {
+            refusedFromPeer(request, callee: nil, status: 400, reason: "no SIP Request-URI")
+            return request.replyStateless(400, "No Request-URI")
+        }
         let trusted = authenticator.isTrusted(request.source)
         let local = settings.serves(uri.host)
         // A request to a foreign domain can only come from one of our users
@@ -328,8 +332,12 @@ actor SIPServer: SIPRequestHandler {
             // The retry runs on the SIP loop, this actor's executor, after a
             // user lookup: the request never leaves the loop.
             nonisolated(unsafe) let parked = request
+            // A call to a local user whose caller's credentials failed is recorded.
+            let refused: ((AuthRefusal) -> Void)? = isInvite && local ? { refusal in
+                calls.refused(request, callee: uri.user, status: refusal.status, reason: refusal.reason)
+            } : nil
             guard case .authenticated(let user) = authenticator.check(
-                request, kind: .proxy, expectedUser: message.fromURI?.user?.lowercased(),
+                request, kind: .proxy, expectedUser: message.fromURI?.user?.lowercased(), refused: refused,
                 retry: { [weak self] in self?.assumeIsolated { $0.routeOutOfDialog(parked) } })
             else { return }
             caller = user
@@ -348,10 +356,21 @@ actor SIPServer: SIPRequestHandler {
             return
         }
         if local {
+            if isInvite { calls.refused(request, callee: uri.user, status: 404, reason: "unknown user") }
             request.replyStateless(404, "Not Found")
         } else {
             request.replyStateless(403, "Relaying Forbidden")
         }
+    }
+
+    /// A new INVITE from a trusted peer (the PBX) refused before anything
+    /// else: recorded as a rejected call. A stranger's is not: nobody has
+    /// vouched for it yet.
+    private func refusedFromPeer(_ request: IncomingRequest, callee: String?, status: Int, reason: String) {
+        let message = request.message
+        guard message.methodKind == .invite, message.toTag == nil, authenticator?.isTrusted(request.source) == true
+        else { return }
+        calls?.refused(request, callee: callee, status: status, reason: reason)
     }
 
     private func answerOptions(_ request: IncomingRequest) {

@@ -7,27 +7,37 @@ import SIPWake
 /// one call (header, pushes, branches, timeline) with times as offsets from
 /// the INVITE.
 enum CallsOutput {
+    /// REASON, last: it has spaces (why a `rejected` call was refused).
     static let listHeaders = ["STARTED", "PAIRING-ID", "CALLEE", "CALLER", "OUTCOME", "STATUS", "PUSHES",
-                              "BRANCHES", "ANSWER", "DURATION"]
+                              "BRANCHES", "ANSWER", "DURATION", "REASON"]
 
     static func listRow(_ r: CallRecord) -> [String] {
-        [JSONOutput.timestamp(r.startedAt), r.pairingID, r.callee, r.caller, outcome(r),
+        [JSONOutput.timestamp(r.startedAt), orDash(r.pairingID), orDash(r.callee), orDash(r.caller), outcome(r),
          r.finalStatus.map(String.init) ?? "-", String(r.pushes.count), String(r.branches.count), timeToAnswer(r),
-         duration(r)]
+         duration(r), r.reason ?? "-"]
+    }
+
+    /// A value a refused call may lack (no `X-Push-ID`, no user in its Request-URI): `-` when empty.
+    static func orDash(_ value: String) -> String {
+        value.isEmpty ? "-" : value
     }
 
     /// The whole story, ready to print.
     static func story(_ r: CallRecord) -> String {
         var header = TextTable(headers: ["FIELD", "VALUE"])
         let caller = r.callerDisplayName.map { "\"\($0)\" <\(r.caller)>" } ?? r.caller
-        let fields: [(String, String)] = [
-            ("record id", r.id), ("pairing id", r.pairingID), ("call-id", r.callID),
-            ("callee", r.callee), ("caller", caller), ("outcome", outcome(r)),
+        var fields: [(String, String)] = [
+            ("record id", r.id), ("pairing id", orDash(r.pairingID)), ("call-id", r.callID),
+            ("callee", orDash(r.callee)), ("caller", orDash(caller)), ("outcome", outcome(r)),
+        ]
+        if let reason = r.reason { fields.append(("reason", reason)) }
+        fields += [
             ("final status", r.finalStatus.map(String.init) ?? "-"), ("answered by", r.answeredBy ?? "-"),
             ("started", ISO8601Time.milliseconds(r.startedAt)),
             ("ended", r.endedAt.map(ISO8601Time.milliseconds) ?? "-"),
-        ] + (r.outcome == .answered ? [("answered after", timeToAnswer(r)), ("hung up", hungUp(r))] : [])
-            + [("duration", duration(r))]
+        ]
+        if r.outcome == .answered { fields += [("answered after", timeToAnswer(r)), ("hung up", hungUp(r))] }
+        fields.append(("duration", duration(r)))
         for (name, value) in fields { header.append([name, value]) }
 
         var pushes = TextTable(headers: ["ATTEMPT", "VERB", "SELECTOR", "TUPLE", "SENT", "RESULT", "HTTP", "DETAIL"])

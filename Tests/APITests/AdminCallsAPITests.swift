@@ -68,6 +68,32 @@ final class AdminCallsAPITests: XCTestCase {
         }
     }
 
+    func testRejectedCallsAreListedWithTheirReasonAndAnAnsweredCallWithItsHangUp() async throws {
+        try await AdminTests.withApp { client, database in
+            var answered = Self.answeredCall(startedAt: Self.start)
+            answered.hungUpAt = Self.start.addingTimeInterval(64.5)
+            answered.hungUpBy = .caller
+            let rejected = CallRecord(
+                id: "rejected-1", pairingID: "", callID: "r1@pbx.example.com", callee: "nobody",
+                caller: "sip:1002@pbx.example.com", startedAt: Self.start.addingTimeInterval(1),
+                endedAt: Self.start.addingTimeInterval(1), outcome: .rejected, finalStatus: 404, reason: "unknown user")
+            try CallRecordStore(database: database).save([answered, rejected])
+            let (status, page) = try await Self.get(client, "/admin/v1/calls?outcome=rejected")
+            XCTAssertEqual(status, .ok)
+            XCTAssertEqual(page["total"] as? Int, 1)
+            let item = try XCTUnwrap((page["items"] as? [[String: Any]])?.first)
+            XCTAssertEqual(item["reason"] as? String, "unknown user")
+            XCTAssertEqual(item["final_status"] as? Int, 404)
+            XCTAssertEqual(item["pairing_id"] as? String, "")
+            XCTAssertTrue(item["hung_up_at"] is NSNull)
+
+            let (_, call) = try await Self.get(client, "/admin/v1/calls/\(Self.pairingID)")
+            XCTAssertEqual(call["hung_up_at"] as? String, "2026-11-18T11:07:44.750Z")
+            XCTAssertEqual(call["hung_up_by"] as? String, "caller")
+            XCTAssertTrue(call["reason"] is NSNull)
+        }
+    }
+
     func testListFiltersByUserAndOutcomeAndPages() async throws {
         try await AdminTests.withApp { client, database in
             try Self.seed(database)

@@ -112,6 +112,7 @@ import Testing
             "SIPWAKE_CALLS_RINGBACK_ON_PUSH": "true", "SIPWAKE_CALLS_END_NOTIFICATION": "MESSAGE",
             "SIPWAKE_CALLS_MISSED_CALL_GRACE": "0", "SIPWAKE_CALLS_PAIRING_ID": "uuid",
             "SIPWAKE_CALLS_OUTBOUND_PROXY": "sip:pbx.example.com;transport=tcp", "SIPWAKE_CALLS_RECORD_RETENTION_DAYS": "2",
+            "SIPWAKE_CALLS_REJECTED_RECORDS_PER_MINUTE": "0",
             "SIPWAKE_PUSH_ENABLED": "false", "SIPWAKE_PUSH_GATEWAY_URL": "http://127.0.0.1:8090/pnm2/send",
             "SIPWAKE_PUSH_TIMEOUT": "3", "SIPWAKE_PUSH_INCOMING_BADGE": "2", "SIPWAKE_PUSH_MISSED_BADGE": "5",
             "SIPWAKE_PUSH_SOUND": "", "SIPWAKE_PUSH_CA_FILE": "",
@@ -146,7 +147,8 @@ import Testing
         #expect(config.log == LogSection(level: .debug, format: .json))
         #expect(config.calls == CallsSection(wakeWindow: 45, timeoutStatus: 408, ringbackOnPush: true,
                                              endNotification: "message", missedCallGrace: 0, pairingID: "uuid",
-                                             outboundProxy: "sip:pbx.example.com;transport=tcp", recordRetentionDays: 2))
+                                             outboundProxy: "sip:pbx.example.com;transport=tcp", recordRetentionDays: 2,
+                                             rejectedRecordsPerMinute: 0))
         #expect(config.push == PushSection(enabled: false, gatewayURL: "http://127.0.0.1:8090/pnm2/send", timeout: 3,
                                            incomingBadge: 2, missedBadge: 5, sound: "", caFile: ""))
         #expect(config.webhook == WebhookSection(timeout: 7))

@@ -397,10 +397,10 @@ final class CallFlowTests: IntegrationTestCase {
         XCTAssertLessThanOrEqual(answeredAt, hungUpAt, "ISO 8601 UTC times sort as text")
         let events = (story["events"] as? [[String: Any]] ?? []).compactMap { $0["event"] as? String }
         XCTAssertEqual(events.last, "call hung up")
-        // The list shows the time to answer and the talk time.
+        // The list shows the time to answer and the talk time (then REASON, `-`).
         let list = try lab.server.cli(["calls", "list"])
         let row = try XCTUnwrap(list.stdout.split(separator: "\n").first { $0.contains("pair-talk") }, list.stdout)
-        let times = row.split(separator: " ").suffix(2)
+        let times = row.split(separator: " ").suffix(3).dropLast()
         XCTAssertTrue(times.allSatisfy { $0.hasSuffix("s") }, String(row))
     }
 

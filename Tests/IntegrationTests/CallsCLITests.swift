@@ -70,17 +70,17 @@ final class CallsCLITests: XCTestCase {
         XCTAssertEqual(lines.count, 4, table.stdout)
         XCTAssertTrue(lines[0].hasPrefix("STARTED"), table.stdout)
         for header in ["PAIRING-ID", "CALLEE", "CALLER", "OUTCOME", "STATUS", "PUSHES", "BRANCHES", "ANSWER",
-                       "DURATION"] {
+                       "DURATION", "REASON"] {
             XCTAssertTrue(lines[0].contains(header), header)
         }
         XCTAssertTrue(lines[1].contains("pair-bob-1") && lines[1].contains("no-answer") && lines[1].contains("480"),
                       lines[1])
         // Not answered: no time to answer, and how long it rang.
-        XCTAssertEqual(lines[1].split(separator: " ").suffix(2), ["-", "30.0s"], lines[1])
+        XCTAssertEqual(lines[1].split(separator: " ").suffix(3), ["-", "30.0s", "-"], lines[1])
         // Answered: the time to answer, and the talk time (answer to BYE).
         let alice = lines[2].split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         XCTAssertEqual(alice, ["2026-11-18T11:06:40Z", "pair-7c3a0d14", "alice", "sip:bob@example.com", "answered",
-                               "200", "2", "2", "4.5s", "1m00s"])
+                               "200", "2", "2", "4.5s", "1m00s", "-"])
         XCTAssertEqual(lines[3], "2 calls")
 
         let filtered = try server.cli(["calls", "list", "--user", "ALICE", "--outcome", "answered"])
@@ -178,8 +178,8 @@ final class CallsCLITests: XCTestCase {
         try database.close()
 
         let lines = try server.cli(["calls", "list"]).stdout.split(separator: "\n")
-        XCTAssertEqual(lines[1].split(separator: " ").suffix(2), ["4.5s", "-"], "no BYE seen: no talk time")
-        XCTAssertEqual(lines[2].split(separator: " ").suffix(2), ["4.5s", "1h02m05s"])
+        XCTAssertEqual(lines[1].split(separator: " ").suffix(3), ["4.5s", "-", "-"], "no BYE seen: no talk time")
+        XCTAssertEqual(lines[2].split(separator: " ").suffix(3), ["4.5s", "1h02m05s", "-"])
         let story = try server.cli(["calls", "show", "pair-7c3a0d14"]).stdout
         XCTAssertTrue(story.contains("hung up         -\n"), story)
         XCTAssertTrue(story.contains("duration        -\n"), story)

@@ -1,6 +1,7 @@
 import Config
 import Foundation
 import Logging
+import Model
 import Prometheus
 import Registrar
 import SIPWake
@@ -13,7 +14,11 @@ import Testing
 /// REGISTER, a relay refused, each over UDP to a service running in this
 /// process.
 @Suite(.serialized) struct ServiceMetricsTests {
-    @Test func aRegisterExchangeIsCounted() async throws {
+    /// Runs a SIP service on a free UDP port with alice as its user and
+    /// `extraConfig`, lets `traffic` talk to it, shuts it down, and returns
+    /// the metrics text and the call records it wrote (when `records`).
+    func run(trustedPeers: [String] = [], extraConfig: String = "", records: Bool = false,
+             traffic: (Int) throws -> Void) async throws -> (metrics: String, calls: [CallRecord]) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -24,12 +29,14 @@ import Testing
             domains = ["localhost"]
             [auth]
             algorithms = ["MD5"]
+            trusted_peers = [\(trustedPeers.map { "\"\($0)\"" }.joined(separator: ", "))]
             [database]
             path = "\(directory.appendingPathComponent("db.sqlite").path)"
             [http]
             listen = ""
             [push]
             enabled = false
+            \(extraConfig)
             """, file: "metrics.toml", environment: [:])
         let database = try SipwakeDatabase(path: config.database.path)
         defer { try? database.close() }
@@ -42,33 +49,59 @@ import Testing
         let registry = PrometheusCollectorRegistry()
         let logger = Logger(label: "metrics-test") { _ in SwiftLogNoOpLogHandler() }
         let (ready, readySignal) = AsyncStream.makeStream(of: Void.self)
+        let store = CallRecordStore(database: database)
         let service = SIPService(
             config: config, stores: database.stores,
             bindingJournal: BindingWriter(store: BindingStore(database: database), logger: logger),
-            callRecords: nil, logger: logger, metrics: PrometheusMetricsFactory(registry: registry),
-            ready: { readySignal.yield() })
+            callRecords: records ? CallRecordWriter(store: store, logger: logger) : nil, logger: logger,
+            metrics: PrometheusMetricsFactory(registry: registry), ready: { readySignal.yield() })
         let group = ServiceGroup(configuration: .init(services: [service], logger: logger))
         let running = Task { try await group.run() }
         var readiness = ready.makeAsyncIterator()
         _ = await readiness.next()
-
-        let socket = try RawSIPSocket(udpTo: port)
-        let alice = RawDigestClient(socket: socket, user: "alice", password: "alice-secret")
-        #expect(alice.registerAnsweringChallenge(contact: "<sip:alice@10.0.0.1>", password: "wrong") == 401)
-        #expect(alice.registerAnsweringChallenge(contact: "<sip:alice@10.0.0.1>") == 200)
-        socket.send(socket.request(method: "MESSAGE", uri: "sip:bob@elsewhere.example"))
-        #expect(RawDigestClient.status(socket.receive()) == 403, "never a relay")
-
+        try traffic(port)
         await group.triggerGracefulShutdown()
         try await running.value
-        let text = registry.emitToString()
-        func value(_ name: String) -> String? {
-            text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.map { String($0.dropFirst(name.count + 1)) }
+        return (registry.emitToString(), try store.list(limit: 100, offset: 0))
+    }
+
+    /// The value of the metric line `name` in `text`.
+    func value(_ name: String, in text: String) -> String? {
+        text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.map { String($0.dropFirst(name.count + 1)) }
+    }
+
+    @Test func aRegisterExchangeIsCounted() async throws {
+        let (text, _) = try await run { port in
+            let socket = try RawSIPSocket(udpTo: port)
+            let alice = RawDigestClient(socket: socket, user: "alice", password: "alice-secret")
+            #expect(alice.registerAnsweringChallenge(contact: "<sip:alice@10.0.0.1>", password: "wrong") == 401)
+            #expect(alice.registerAnsweringChallenge(contact: "<sip:alice@10.0.0.1>") == 200)
+            socket.send(socket.request(method: "MESSAGE", uri: "sip:bob@elsewhere.example"))
+            #expect(RawDigestClient.status(socket.receive()) == 403, "never a relay")
         }
-        #expect(value("sipwake_digest_challenges_total").flatMap(Double.init).map { $0 >= 3 } == true, "\(text)")
-        #expect(value("sipwake_digest_failures_total") == "1", "\(text)")
-        #expect(value(#"sipwake_register_total{result="accepted"}"#) == "1", "\(text)")
-        #expect(value("sipwake_register_commit_seconds_count") == "1", "\(text)")
-        #expect(value("sipwake_relay_refused_total") == "1", "\(text)")
+        #expect(value("sipwake_digest_challenges_total", in: text).flatMap(Double.init).map { $0 >= 3 } == true, "\(text)")
+        #expect(value("sipwake_digest_failures_total", in: text) == "1", "\(text)")
+        #expect(value(#"sipwake_register_total{result="accepted"}"#, in: text) == "1", "\(text)")
+        #expect(value("sipwake_register_commit_seconds_count", in: text) == "1", "\(text)")
+        #expect(value("sipwake_relay_refused_total", in: text) == "1", "\(text)")
+    }
+
+    @Test func aRefusedCallPastTheRecordCapIsCountedNotRecorded() async throws {
+        let (text, calls) = try await run(trustedPeers: ["127.0.0.1"], extraConfig: """
+            [calls]
+            rejected_records_per_minute = 0
+            """, records: true) { port in
+            let socket = try RawSIPSocket(udpTo: port)
+            socket.send(socket.request(method: "INVITE", uri: "sip:nobody@localhost"))
+            #expect(RawDigestClient.status(socket.receive()) == 404)
+            // A call to alice, who has no device, is recorded as ever.
+            socket.send(socket.request(method: "INVITE", uri: "sip:alice@localhost"))
+            var statuses: [Int?] = []
+            while statuses.last != 480, let answer = socket.receive() { statuses.append(RawDigestClient.status(answer)) }
+            #expect(statuses.last == 480, "\(statuses)")
+        }
+        #expect(value("sipwake_calls_rejected_total", in: text) == "1", "\(text)")
+        #expect(value("sipwake_calls_rejected_unrecorded_total", in: text) == "1", "\(text)")
+        #expect(calls.map(\.outcome) == [.noDevices], "the refused call is over the cap: \(calls)")
     }
 }

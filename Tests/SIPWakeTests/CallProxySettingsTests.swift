@@ -26,6 +26,7 @@ final class CallProxySettingsTests: XCTestCase {
             missed_call_grace = 7
             pairing_id = "uuid"
             outbound_proxy = "sip:pbx.example.com;transport=tcp"
+            rejected_records_per_minute = 5
             [push]
             incoming_badge = 3
             missed_badge = 4
@@ -34,6 +35,7 @@ final class CallProxySettingsTests: XCTestCase {
         XCTAssertEqual(s.fork, ForkSettings(wakeWindow: 12, timeoutStatus: 408, ringbackOnPush: true,
                                             endNotification: .message, missedCallGrace: 7))
         XCTAssertTrue(s.pairingFromUUID)
+        XCTAssertEqual(s.rejectedRecordsPerMinute, 5)
         XCTAssertEqual(s.outboundProxy, "sip:pbx.example.com;transport=tcp")
         XCTAssertEqual(s.recordRouteHost, "sip.example.com")
         XCTAssertEqual(s.ports, [.udp: 5080, .tcp: 5081])
