@@ -10,8 +10,8 @@ import Testing
 
 /// Real SIP traffic moves the counters of the metrics backend the SIP
 /// service is given: a challenge, a wrong password and an accepted
-/// REGISTER, a relay refused, each over UDP to a service running in this
-/// process.
+/// REGISTER, a retransmission answered again, a relay refused, each over
+/// UDP to a service running in this process.
 @Suite(.serialized) struct ServiceMetricsTests {
     @Test func aRegisterExchangeIsCounted() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-\(UUID().uuidString)")
@@ -56,6 +56,17 @@ import Testing
         let alice = RawDigestClient(socket: socket, user: "alice", password: "alice-secret")
         #expect(alice.registerAnsweringChallenge(contact: "<sip:alice@10.0.0.1>", password: "wrong") == 401)
         #expect(alice.registerAnsweringChallenge(contact: "<sip:alice@10.0.0.1>") == 200)
+        // A retransmitted REGISTER is answered from the kept answer.
+        let callID = UUID().uuidString
+        socket.send(alice.register(contact: "<sip:alice@10.0.0.1>", callID: callID))
+        let challenge = socket.receive().flatMap(RawDigestClient.challenge) ?? [:]
+        let register = alice.register(contact: "<sip:alice@10.0.0.1>", callID: callID, cseq: 2,
+                                      authorization: alice.authorization(challenge, method: "REGISTER", uri: "sip:localhost"))
+        socket.send(register)
+        let first = socket.receive()
+        socket.send(register)
+        #expect(socket.receive() == first)
+        #expect(RawDigestClient.status(first) == 200)
         socket.send(socket.request(method: "MESSAGE", uri: "sip:bob@elsewhere.example"))
         #expect(RawDigestClient.status(socket.receive()) == 403, "never a relay")
 
@@ -67,8 +78,10 @@ import Testing
         }
         #expect(value("sipwake_digest_challenges_total").flatMap(Double.init).map { $0 >= 3 } == true, "\(text)")
         #expect(value("sipwake_digest_failures_total") == "1", "\(text)")
-        #expect(value(#"sipwake_register_total{result="accepted"}"#) == "1", "\(text)")
-        #expect(value("sipwake_register_commit_seconds_count") == "1", "\(text)")
+        #expect(value(#"sipwake_register_total{result="accepted"}"#) == "2", "\(text)")
+        #expect(value("sipwake_register_commit_seconds_count") == "2", "\(text)")
+        #expect(value(#"sipwake_register_retransmissions_total{result="answered"}"#) == "1", "\(text)")
+        #expect(value("sipwake_register_answers_kept") == "2.0", "\(text)")
         #expect(value("sipwake_relay_refused_total") == "1", "\(text)")
     }
 }
