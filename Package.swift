@@ -142,6 +142,7 @@ let package = Package(
             name: "SIPWake",
             dependencies: [
                 "Model", "Ports", "SIPCore", "Registrar", "SQLiteStorage", "Config", "API", "Push", "Forking",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -287,6 +288,7 @@ let package = Package(
                 "SIPCore", "Model", "Ports", "Registrar", "SQLiteStorage", "Config", "CSofiaSIP", "CSofiaShim", "CSofiaTestShim", "PushSink",
                 "SIPWake", "SIPFuzz", "SIPAttackSupport", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

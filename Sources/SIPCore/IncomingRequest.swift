@@ -12,8 +12,10 @@ import Model
 /// `relay` and `onCancel` first create the transaction (`beginTransaction`),
 /// which absorbs retransmissions and matches CANCEL and ACK; the agent also
 /// creates it for every request its handler has not answered before the
-/// callback returns, so a request that waits (for a commit, a lookup, a
-/// branch) is never processed twice.
+/// callback returns, so a request that waits (for a lookup, a branch) is
+/// never processed twice. A request its handler keeps stateless
+/// (`keepStateless`: a REGISTER) never gets one: every answer to it goes out
+/// statelessly, and the handler recognises its retransmissions itself.
 ///
 /// Owns its message and transaction: once a final response has been sent,
 /// they are released on the next loop turn (never inside Sofia's own
@@ -34,6 +36,8 @@ public final class IncomingRequest {
     /// True when the handler keeps the request waiting without a
     /// transaction (`waitWithoutTransaction`).
     public private(set) var waitsWithoutTransaction = false
+    /// True when the request never gets a transaction (`keepStateless`).
+    public private(set) var isKeptStateless = false
     /// When sipwake received the request (for latency figures).
     public let receivedAt = ContinuousClock.now
     /// Size of the request on the wire, in bytes.
@@ -110,7 +114,7 @@ public final class IncomingRequest {
     @discardableResult
     public func beginTransaction() -> Bool {
         if irq != nil { return true }
-        guard finalStatus == nil, !isDropped, message.methodKind != .ack else { return false }
+        guard finalStatus == nil, !isDropped, !isKeptStateless, message.methodKind != .ack else { return false }
         let tags = SofiaTagList()
         if let transport { tags.pointer(swk_tag_ntatag_tport(), transport) }
         // nta takes a reference of its own to the message.
@@ -119,8 +123,8 @@ public final class IncomingRequest {
     }
 
     /// Sends a response through the request's transaction, creating it if
-    /// needed. A final response (>= 200) ends the transaction; later calls
-    /// are ignored.
+    /// needed (statelessly when the request is kept stateless). A final
+    /// response (>= 200) ends the transaction; later calls are ignored.
     public func reply(_ status: Int, _ phrase: String? = nil, tags: SofiaTagList = SofiaTagList()) {
         guard finalStatus == nil, !isDropped else { return }
         guard beginTransaction(), let irq else {
@@ -180,6 +184,17 @@ public final class IncomingRequest {
     public func waitWithoutTransaction() {
         guard irq == nil else { return }
         waitsWithoutTransaction = true
+    }
+
+    /// Never gives the request a transaction, however long it waits: every
+    /// answer goes out statelessly (`reply` too), so nothing of it is kept
+    /// after the answer (Sofia would keep a UDP transaction 32 s, Timer J).
+    /// Its retransmissions then arrive as new requests, which the handler
+    /// must recognise and answer or drop itself. Only before a transaction
+    /// exists.
+    public func keepStateless() {
+        guard irq == nil else { return }
+        isKeptStateless = true
     }
 
     /// Leaves the request unanswered on purpose (an overloaded server

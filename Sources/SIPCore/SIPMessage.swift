@@ -64,6 +64,25 @@ public struct SIPMessage {
 
     public var toTag: String? { sip.pointee.sip_to.flatMap { SofiaText.string($0.pointee.a_tag) } }
 
+    /// The To header's value as Sofia encodes it (`<sip:alice@example.com>;tag=x`).
+    public var toValue: String? {
+        guard let to = sip.pointee.sip_to else { return nil }
+        let raw = UnsafeMutableRawPointer(to).assumingMemoryBound(to: msg_header_t.self)
+        return SofiaText.encode { buffer, size in msg_header_field_e(buffer, size, raw, 0) }
+    }
+
+    /// The top Via's `branch` parameter (RFC 3261 §8.1.1.7).
+    public var viaBranch: String? { sip.pointee.sip_via.flatMap { SofiaText.string($0.pointee.v_branch) } }
+
+    /// The top Via's protocol and sent-by (`SIP/2.0/UDP 192.0.2.1:5060`): with
+    /// the branch and the method, what names a server transaction (RFC 3261 §17.2.3).
+    public var viaSentBy: String? {
+        guard let via = sip.pointee.sip_via else { return nil }
+        let host = SofiaText.string(via.pointee.v_host) ?? ""
+        let port = SofiaText.string(via.pointee.v_port).map { ":" + $0 } ?? ""
+        return "\(SofiaText.string(via.pointee.v_protocol) ?? "") \(host)\(port)"
+    }
+
     /// The Expires header as delta-seconds.
     public var expires: Int? {
         sip.pointee.sip_expires.map { Int(clamping: $0.pointee.ex_delta) }

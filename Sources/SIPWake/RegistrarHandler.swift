@@ -35,12 +35,16 @@ final class RegistrarHandler {
     var pns: PNSRegistrations?
 
     private var pending: [UInt64: PendingRegister] = [:]
+    /// REGISTERs have no transactions: this recognises their retransmissions.
+    private var answers: RegisterAnswers
     private var nextToken: UInt64 = 1
     /// How many bindings use each stream connection.
     private var connectionUse: [UInt64: Int] = [:]
 
     private struct PendingRegister {
         var request: IncomingRequest
+        /// Names the request in `answers`.
+        var key: RegisterTransactionID
         var aor: String
         var bindings: [Binding]
         var changes: [BindingChange]
@@ -56,7 +60,10 @@ final class RegistrarHandler {
         self.authenticator = authenticator
         self.writer = writer
         self.logger = logger
-        self.metrics = RegistrarMetrics(factory: metrics)
+        let registrarMetrics = RegistrarMetrics(factory: metrics)
+        self.metrics = registrarMetrics
+        answers = RegisterAnswers(maxEntries: settings.keptAnswersMaxEntries, maxBytes: settings.keptAnswersMaxBytes,
+                                  metrics: registrarMetrics)
         self.clock = clock
         self.resume = resume
     }
@@ -88,8 +95,17 @@ final class RegistrarHandler {
 
     // MARK: REGISTER
 
+    /// True when `request` retransmits a REGISTER still being handled or
+    /// answered lately: it was answered again, or dropped (`RegisterAnswers`).
+    func absorbRetransmission(_ request: IncomingRequest) -> Bool {
+        answers.absorb(request, now: clock())
+    }
+
     func handle(_ request: IncomingRequest) {
         let message = request.message
+        // Never a transaction: every answer goes out statelessly, and the
+        // answers after authentication are kept for the retransmissions.
+        request.keepStateless()
         guard let requestURI = message.requestURI, settings.serves(requestURI.host) else {
             reject(request, 403, "Domain Not Served")
             return
@@ -148,10 +164,11 @@ final class RegistrarHandler {
     func bindings(of aor: String) -> [Binding] { table.bindings(of: aor, now: clock()) }
 
     private func register(_ request: IncomingRequest, aor: String) {
+        let key = RegisterTransactionID(request)
         var registerRequest: RegisterRequest
         switch RegisterRequestReader.read(request.message, aor: aor, source: request.source) {
         case .success(let r): registerRequest = r
-        case .failure(let rejection): return reject(request, rejection.status, rejection.phrase)
+        case .failure(let rejection): return reject(request, rejection.status, rejection.phrase, key: key)
         }
         let now = clock()
         var pnsWork: [PNSWork] = []
@@ -159,22 +176,20 @@ final class RegistrarHandler {
             switch pns.check(registerRequest, current: table.bindings(of: aor, now: now), policy: settings.policy, now: now) {
             case .reject(let reason):
                 pns.refused(reason, aor: aor)
-                return rejectUnsupportedPush(request, featureCaps: pns.unsupportedFeatureCaps)
+                return rejectUnsupportedPush(request, key: key, featureCaps: pns.unsupportedFeatureCaps)
             case .invalid(let reason):
-                return reject(request, 400, reason)
+                return reject(request, 400, reason, key: key)
             case .accept(let checked, let work):
                 registerRequest = checked
                 pnsWork = work
             }
         } else if registerRequest.contacts.contains(where: { $0.push != nil }) {
-            return rejectUnsupportedPush(request, featureCaps: nil)
+            return rejectUnsupportedPush(request, key: key, featureCaps: nil)
         }
         switch table.register(registerRequest, policy: settings.policy, now: now) {
         case .rejected(let status, let reason, let minExpires):
             metrics.rejected.increment()
-            let tags = SofiaTagList()
-            if let minExpires { tags.header("Min-Expires", String(minExpires)) }
-            request.reply(status, reason, tags: tags)
+            answer(request, key: key, status, reason, headers: minExpires.map { [("Min-Expires", String($0))] } ?? [])
         case .accepted(let changes, let bindings):
             track(changes)
             // A device registering during a call gets its INVITE now, while
@@ -184,13 +199,13 @@ final class RegistrarHandler {
                 && request.message.supported.contains { $0.lowercased() == "outbound" }
             if changes.isEmpty && pnsWork.isEmpty {
                 metrics.accepted.increment()
-                replyOK(request, bindings: bindings, wantsOutbound: wantsOutbound, now: now)
+                replyOK(request, key: key, bindings: bindings, wantsOutbound: wantsOutbound, now: now)
                 return
             }
             metrics.bindings.record(table.count)
             // Answered in `committed`, once the change is on disk; until then
-            // the request's transaction absorbs its retransmissions.
-            let token = park(PendingRegister(request: request, aor: aor, bindings: bindings, changes: changes,
+            // its retransmissions are dropped (`RegisterAnswers`).
+            let token = park(PendingRegister(request: request, key: key, aor: aor, bindings: bindings, changes: changes,
                                              wantsOutbound: wantsOutbound, started: .now, pnsWork: pnsWork))
             if changes.isEmpty { return committed(token, failure: nil) }
             let resume = self.resume
@@ -205,6 +220,7 @@ final class RegistrarHandler {
         let token = nextToken
         nextToken += 1
         pending[token] = register
+        answers.begin(register.key)
         return token
     }
 
@@ -220,7 +236,7 @@ final class RegistrarHandler {
             metrics.persistFailed.increment()
             logger.warning("binding not persisted", metadata: [
                 "sip.aor": "\(parked.aor)", "sip.call_id": "\(parked.request.message.callID ?? "")", "error": "\(failure)"])
-            parked.request.reply(500, "Binding Not Stored", tags: SofiaTagList().header("Retry-After", "5"))
+            answer(parked.request, key: parked.key, 500, "Binding Not Stored", headers: [("Retry-After", "5")])
             return
         }
         // An evicted binding's push target goes with it.
@@ -270,7 +286,7 @@ final class RegistrarHandler {
                     logger.warning("binding of a refused push target not removed from disk", metadata: ["error": "\(error)"])
                 }
             }
-            parked.request.reply(500, "Push Target Not Stored", tags: SofiaTagList().header("Retry-After", "5"))
+            answer(parked.request, key: parked.key, 500, "Push Target Not Stored", headers: [("Retry-After", "5")])
         }
     }
 
@@ -281,45 +297,60 @@ final class RegistrarHandler {
             "bindings.count": "\(parked.bindings.count)",
             "client.address": "\(parked.request.source.host)", "client.port": "\(parked.request.source.port)",
             "client.transport": "\(parked.request.source.transport.rawValue)"])
-        replyOK(parked.request, bindings: parked.bindings, wantsOutbound: parked.wantsOutbound, now: clock(),
-                featureCaps: featureCaps)
+        replyOK(parked.request, key: parked.key, bindings: parked.bindings, wantsOutbound: parked.wantsOutbound,
+                now: clock(), featureCaps: featureCaps)
     }
 
-    private func replyOK(_ request: IncomingRequest, bindings: [Binding], wantsOutbound: Bool, now: Date,
-                         featureCaps: String? = nil) {
-        let tags = SofiaTagList()
+    private func replyOK(_ request: IncomingRequest, key: RegisterTransactionID, bindings: [Binding],
+                         wantsOutbound: Bool, now: Date, featureCaps: String? = nil) {
+        var headers: [(name: String, value: String)] = []
         if !bindings.isEmpty {
-            tags.contact(bindings.map { Self.contactValue($0, now: now) }.joined(separator: ", "))
+            headers.append(("Contact", bindings.map { Self.contactValue($0, now: now) }.joined(separator: ", ")))
         }
-        for path in request.message.path { tags.header("Path", path) }
-        tags.header("Supported", "path, outbound")
-        if wantsOutbound { tags.header("Require", "outbound") }
-        if let featureCaps { tags.header("Feature-Caps", featureCaps) }
-        tags.header("Date", Self.httpDate(now))
-        request.reply(200, "OK", tags: tags)
+        for path in request.message.path { headers.append(("Path", path)) }
+        headers.append(("Supported", "path, outbound"))
+        if wantsOutbound { headers.append(("Require", "outbound")) }
+        if let featureCaps { headers.append(("Feature-Caps", featureCaps)) }
+        headers.append(("Date", Self.httpDate(now)))
+        answer(request, key: key, 200, "OK", headers: headers)
     }
 
     /// RFC 8599 §5: the Contact names a push service (or an app of it) that
     /// sipwake cannot push to. `featureCaps` lists the services it can.
-    private func rejectUnsupportedPush(_ request: IncomingRequest, featureCaps: String?) {
+    private func rejectUnsupportedPush(_ request: IncomingRequest, key: RegisterTransactionID, featureCaps: String?) {
         metrics.rejected.increment()
-        let tags = SofiaTagList()
-        if let featureCaps { tags.header("Feature-Caps", featureCaps) }
-        request.reply(555, "Push Notification Service Not Supported", tags: tags)
+        answer(request, key: key, 555, "Push Notification Service Not Supported",
+               headers: featureCaps.map { [("Feature-Caps", $0)] } ?? [])
     }
 
-    private func reject(_ request: IncomingRequest, _ status: Int, _ phrase: String) {
+    /// Refuses a REGISTER. Before authentication (no `key`) the answer is
+    /// not kept: a retransmission is handled anew, as any stranger's request.
+    private func reject(_ request: IncomingRequest, _ status: Int, _ phrase: String,
+                        key: RegisterTransactionID? = nil) {
         metrics.rejected.increment()
         logger.debug("register rejected", metadata: [
             "sip.status": "\(status)", "sip.reason": "\(phrase)", "sip.call_id": "\(request.message.callID ?? "")",
             "client.address": "\(request.source.host)"])
-        request.replyStateless(status, phrase)
+        if let key {
+            answer(request, key: key, status, phrase)
+        } else {
+            request.replyStateless(status, phrase)
+        }
+    }
+
+    /// Answers a REGISTER that passed authentication, statelessly, and keeps
+    /// the answer for its retransmissions (`RegisterAnswers`).
+    private func answer(_ request: IncomingRequest, key: RegisterTransactionID, _ status: Int, _ phrase: String,
+                        headers: [(name: String, value: String)] = []) {
+        answers.send(RegisterAnswer(status: status, phrase: phrase, headers: headers), to: request, id: key,
+                     now: clock())
     }
 
     // MARK: Expiry
 
     /// Removes expired bindings and persists the removals.
     func expire() {
+        answers.expire(now: clock())
         let changes = table.expire(now: clock())
         guard !changes.isEmpty else { return }
         track(changes)

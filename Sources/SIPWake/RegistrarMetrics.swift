@@ -9,6 +9,11 @@ struct RegistrarMetrics {
     let persistFailed, expiryDeleteFailed, expired: Counter
     let bindings: Gauge
     let commitLatency: Timer
+    /// Answers kept for retransmissions (`RegisterAnswers`), retransmissions
+    /// answered from them or dropped while their REGISTER waited, answers
+    /// forgotten early to make room.
+    let answersKept: Gauge
+    let retransmissionsAnswered, retransmissionsDropped, answersEvicted: Counter
 
     init(factory: any MetricsFactory) {
         accepted = Counter(label: "sipwake_register_total", dimensions: [("result", "accepted")], factory: factory)
@@ -18,5 +23,11 @@ struct RegistrarMetrics {
         expired = Counter(label: "sipwake_bindings_expired_total", factory: factory)
         bindings = Gauge(label: "sipwake_bindings", factory: factory)
         commitLatency = Timer(label: "sipwake_register_commit_seconds", factory: factory)
+        answersKept = Gauge(label: "sipwake_register_answers_kept", factory: factory)
+        retransmissionsAnswered = Counter(label: "sipwake_register_retransmissions_total",
+                                          dimensions: [("result", "answered")], factory: factory)
+        retransmissionsDropped = Counter(label: "sipwake_register_retransmissions_total",
+                                         dimensions: [("result", "dropped")], factory: factory)
+        answersEvicted = Counter(label: "sipwake_register_answers_evicted_total", factory: factory)
     }
 }

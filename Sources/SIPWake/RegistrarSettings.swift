@@ -25,6 +25,11 @@ struct RegistrarSettings: Sendable {
     /// RFC 8599 binding-refresh pushes: seconds before expiry, and retries.
     var pnRefreshBefore: Int
     var pnRefreshRetries: Int
+    /// Bounds of the answers kept for retransmitted REGISTERs
+    /// (`RegisterAnswers`): 32 s of registrations at 10 000 a second, about
+    /// 250 bytes each.
+    var keptAnswersMaxEntries = 320_000
+    var keptAnswersMaxBytes = 128 << 20
 
     init(config: SipwakeConfig, nonceSecret: [UInt8]) {
         domains = Set(config.sip.domains.map { $0.lowercased() })

@@ -286,8 +286,9 @@ final class SIPAuthenticator {
         awaitingUser[name, default: []].append { [weak self] in
             self?.parked.release(key)
             retry()
-            // Handled again and still waiting (for its commit, say): from
-            // now on retransmissions belong to a transaction.
+            // Handled again and still waiting (a call being forked): from
+            // now on retransmissions belong to a transaction. A REGISTER,
+            // kept stateless, gets none (`RegisterAnswers`).
             if request.finalStatus == nil && !request.isDropped && request.message.methodKind != .ack {
                 request.beginTransaction()
             }

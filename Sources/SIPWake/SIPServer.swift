@@ -251,6 +251,10 @@ actor SIPServer: SIPRequestHandler {
             }
             return
         }
+        // A REGISTER never has a transaction: its retransmissions are
+        // recognised here, before the flood check, as Sofia's transaction
+        // would have absorbed them before anything else.
+        if message.methodKind == .register, registrar?.absorbRetransmission(request) == true { return }
         guard admit(request) else { return }
         if let uri = message.requestURI, !Self.supportedSchemes.contains(uri.scheme.lowercased()) {
             // RFC 3261 §8.2.2.1: a Request-URI scheme the server does not understand.

@@ -11,8 +11,8 @@ import Testing
 
 /// Real SIP traffic moves the counters of the metrics backend the SIP
 /// service is given: a challenge, a wrong password and an accepted
-/// REGISTER, a relay refused, each over UDP to a service running in this
-/// process.
+/// REGISTER, a retransmission answered again, a relay refused, each over
+/// UDP to a service running in this process.
 @Suite(.serialized) struct ServiceMetricsTests {
     /// Runs a SIP service on a free UDP port with alice as its user and
     /// `extraConfig`, lets `traffic` talk to it, shuts it down, and returns
@@ -76,13 +76,26 @@ import Testing
             let alice = RawDigestClient(socket: socket, user: "alice", password: "alice-secret")
             #expect(alice.registerAnsweringChallenge(contact: "<sip:alice@10.0.0.1>", password: "wrong") == 401)
             #expect(alice.registerAnsweringChallenge(contact: "<sip:alice@10.0.0.1>") == 200)
+            // A retransmitted REGISTER is answered from the kept answer.
+            let callID = UUID().uuidString
+            socket.send(alice.register(contact: "<sip:alice@10.0.0.1>", callID: callID))
+            let challenge = socket.receive().flatMap(RawDigestClient.challenge) ?? [:]
+            let register = alice.register(contact: "<sip:alice@10.0.0.1>", callID: callID, cseq: 2,
+                                          authorization: alice.authorization(challenge, method: "REGISTER", uri: "sip:localhost"))
+            socket.send(register)
+            let first = socket.receive()
+            socket.send(register)
+            #expect(socket.receive() == first)
+            #expect(RawDigestClient.status(first) == 200)
             socket.send(socket.request(method: "MESSAGE", uri: "sip:bob@elsewhere.example"))
             #expect(RawDigestClient.status(socket.receive()) == 403, "never a relay")
         }
         #expect(value("sipwake_digest_challenges_total", in: text).flatMap(Double.init).map { $0 >= 3 } == true, "\(text)")
         #expect(value("sipwake_digest_failures_total", in: text) == "1", "\(text)")
-        #expect(value(#"sipwake_register_total{result="accepted"}"#, in: text) == "1", "\(text)")
-        #expect(value("sipwake_register_commit_seconds_count", in: text) == "1", "\(text)")
+        #expect(value(#"sipwake_register_total{result="accepted"}"#, in: text) == "2", "\(text)")
+        #expect(value("sipwake_register_commit_seconds_count", in: text) == "2", "\(text)")
+        #expect(value(#"sipwake_register_retransmissions_total{result="answered"}"#, in: text) == "1", "\(text)")
+        #expect(value("sipwake_register_answers_kept", in: text) == "2.0", "\(text)")
         #expect(value("sipwake_relay_refused_total", in: text) == "1", "\(text)")
     }
 
