@@ -56,6 +56,14 @@ public protocol TupleRepository: Sendable {
     /// Deletes the tuples last reported before `notSeenSince`; returns how many.
     func purge(notSeenSince: Date) throws -> Int
 
+    /// The change feed: the users whose tuples changed after change `after`
+    /// (at most `limit` changes), for readers that keep tuples in memory
+    /// while other processes (the CLI, the admin API) write them. Every
+    /// write that changes what a push needs (tokens, app ids, selector,
+    /// platform, provider, the tuple's existence) is a change; a push's
+    /// answer is not. Start with `after: -1`: that reports `missed`.
+    func changes(after: Int64, limit: Int) throws -> TupleChanges
+
     /// Records the answer to a push to tuple `id`: when, the HTTP status (nil
     /// when none came) and a short result. With `sentAt`, a tuple created
     /// after the push was sent (a new device that got a deleted tuple's id)

@@ -19,6 +19,9 @@ import SIPCore
 final class CallProxy {
     private let settings: CallProxySettings
     private let tuples: DeviceTupleQueue
+    /// Every user's tuples in memory, when the server keeps them: a call to
+    /// a user with tuples pushes without reading the store.
+    private let tupleIndex: DeviceTupleIndex?
     /// The tuple work of calls, for the shutdown to wait for.
     var tupleWork: DeviceTupleQueue { tuples }
     private let recorder: CallRecorder
@@ -47,12 +50,14 @@ final class CallProxy {
     private var queued: [(String, ForkEvent)] = []
     private var draining = false
 
-    init(settings: CallProxySettings, tuples: any TupleRepository, records: (any CallRecordSink)?,
+    init(settings: CallProxySettings, tuples: any TupleRepository, tupleIndex: DeviceTupleIndex? = nil,
+         records: (any CallRecordSink)?,
          push: (any PushSender)?, logger: Logger, metrics: any MetricsFactory, clock: @escaping @Sendable () -> Date,
          resume: @escaping @Sendable (@escaping @Sendable (CallProxy) -> Void) -> Void) {
         self.settings = settings
         self.metrics = CallMetrics(factory: metrics)
         self.tuples = DeviceTupleQueue(store: tuples)
+        self.tupleIndex = tupleIndex
         recorder = CallRecorder(sink: records)
         rejected = RejectedCalls(sink: records, cap: RejectedCallCap(perMinute: settings.rejectedRecordsPerMinute),
                                  metrics: self.metrics, logger: logger)
@@ -103,22 +108,37 @@ final class CallProxy {
         request.onCancel { [weak self] reason in
             self?.callerCancelled(key, reason: reason)
         }
-        logger.debug("call received", metadata: ["call.callee": "\(aor)"])
 
-        // The branches go out now; pushes follow once the tuples are read.
         let readTuples = wakeupHold && settings.pushEnabled
-        deliver(key, .start(bindings: bindings, targets: readTuples ? nil : [], wakeupHold: wakeupHold))
-        guard readTuples, calls[key] != nil else { return }
+        guard readTuples else {
+            logger.debug("call received", metadata: ["call.callee": "\(aor)", "call.tuples": "none"])
+            deliver(key, .start(bindings: bindings, targets: [], wakeupHold: wakeupHold))
+            return
+        }
         // The called domain's webhook is told with the devices, whether the user has tuples or not.
         let webhook = settings.webhookAccount(forDomain: message.requestURI?.host).map { [PushTarget.webhook(account: $0)] } ?? []
-        // Tuples are read off the loop.
+        let switchedOff = settings.switchedOff
+        if let known = tupleIndex?.tuples(of: aor) {
+            logger.debug("call received", metadata: ["call.callee": "\(aor)", "call.tuples": "memory"])
+            // Branches and pushes go out now, in this turn of the loop.
+            let targets = known.map { Self.target($0, switchedOff: switchedOff) } + webhook
+            deliver(key, .start(bindings: bindings, targets: targets, wakeupHold: true))
+            return
+        }
+        // The branches go out now; pushes follow once the tuples are read, off the loop.
+        logger.debug("call received", metadata: ["call.callee": "\(aor)", "call.tuples": "store"])
+        deliver(key, .start(bindings: bindings, targets: nil, wakeupHold: true))
+        guard calls[key] != nil else { return }
         let resume = self.resume
         let failed = metrics.tupleFailures
-        let switchedOff = settings.switchedOff
         tuples.read { [logger] store in
             let loaded = CallProxy.loadTargets(store, aor: aor, switchedOff: switchedOff, logger: logger,
                                                failed: failed) + webhook
             resume { proxy in proxy.tuplesLoaded(key, targets: loaded) }
+        }
+        // Another process wrote tuples: the index catches up, after this call's read.
+        if let index = tupleIndex, index.askCatchUp() {
+            tuples.read { store in index.refresh(from: store) }
         }
     }
 
@@ -135,18 +155,23 @@ final class CallProxy {
                                     switchedOff: [String: Set<PushEvent>], logger: Logger,
                                     failed: Counter) -> [PushTarget] {
         do {
-            return try tuples.list(username: aor, limit: 1000, offset: 0).map { tuple in
-                PushTarget(tupleID: tuple.id,
-                           provider: tuple.provider,
-                           selector: tuple.selector, callsAppID: tuple.appIDCalls, callsToken: tuple.tokenCalls,
-                           otherAppID: tuple.appIDOther, otherToken: tuple.tokenOther)
-                    .withSwitches { switchedOff[$0] ?? [] }
+            return try tuples.list(username: aor, limit: DeviceTupleIndex.tuplesPerUser, offset: 0).map {
+                target($0, switchedOff: switchedOff)
             }
         } catch {
             failed.increment()
             logger.warning("device tuples not read", metadata: ["call.callee": "\(aor)", "error": "\(error)"])
             return []
         }
+    }
+
+    /// A device tuple as a push target, without the events its app switched off.
+    private static func target(_ tuple: DeviceTuple, switchedOff: [String: Set<PushEvent>]) -> PushTarget {
+        PushTarget(tupleID: tuple.id,
+                   provider: tuple.provider,
+                   selector: tuple.selector, callsAppID: tuple.appIDCalls, callsToken: tuple.tokenCalls,
+                   otherAppID: tuple.appIDOther, otherToken: tuple.tokenOther)
+            .withSwitches { switchedOff[$0] ?? [] }
     }
 
     private func tuplesLoaded(_ key: String, targets: [PushTarget]) {
@@ -251,10 +276,15 @@ final class CallProxy {
         let actions = call.fork.handle(event, now: clock())
         for action in actions { perform(action, call) }
         switch event {
-        case .start:
+        case .start(_, let targets, let wakeupHold):
             let elapsed = ContinuousClock.now - call.request.receivedAt
             forkLatency.record(elapsed)
             metrics.forkLatency.record(duration: elapsed)
+            if wakeupHold, settings.pushEnabled, targets != nil {
+                // The tuples came from the index: the pushes went with the branches.
+                pushLatency.record(elapsed)
+                metrics.pushLatency.record(duration: elapsed)
+            }
         case .tuplesLoaded:
             let elapsed = ContinuousClock.now - call.request.receivedAt
             pushLatency.record(elapsed)

@@ -38,6 +38,7 @@ actor SIPServer: SIPRequestHandler {
     private let records: (any CallRecordSink)?
     private let push: PushClient?
     private let pnsDirectory: PNSDirectory
+    private let tupleIndex: DeviceTupleIndex?
     private var keepalive: BindingKeepalive?
 
     static let allowedMethods = "REGISTER, OPTIONS, INVITE, ACK, CANCEL, BYE, UPDATE, INFO, PRACK, MESSAGE"
@@ -45,9 +46,10 @@ actor SIPServer: SIPRequestHandler {
     init(loop: SIPLoop, listeners: [SIPListener], options: SIPAgentOptions, settings: RegistrarSettings,
          writer: any BindingJournal, directory: UserDirectory, callSettings: CallProxySettings,
          tuples: any TupleRepository, records: (any CallRecordSink)?, push: PushClient?,
-         pnsDirectory: PNSDirectory = PNSDirectory(apps: []), logger: Logger,
+         pnsDirectory: PNSDirectory = PNSDirectory(apps: []), tupleIndex: DeviceTupleIndex? = nil, logger: Logger,
          metrics: any MetricsFactory, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.pnsDirectory = pnsDirectory
+        self.tupleIndex = tupleIndex
         self.callSettings = callSettings
         self.tuples = tuples
         self.records = records
@@ -92,8 +94,8 @@ actor SIPServer: SIPRequestHandler {
         registrar.load(bindings: bindings)
         self.registrar = registrar
         let calls = CallProxy(
-            settings: callSettings, tuples: tuples, records: records, push: push, logger: logger, metrics: metrics,
-            clock: clock,
+            settings: callSettings, tuples: tuples, tupleIndex: tupleIndex, records: records, push: push,
+            logger: logger, metrics: metrics, clock: clock,
             resume: { [loop, weak self] body in
                 loop.execute { [weak self] in
                     self?.assumeIsolated { server in
@@ -154,6 +156,28 @@ actor SIPServer: SIPRequestHandler {
             guard let known = usersVersion else { continue }
             if let snapshot = try? await directory.snapshot(ifChangedFrom: known) {
                 replaceUsers(snapshot.records, version: snapshot.version)
+            }
+        }
+    }
+
+    /// How often the device-tuple index reads the store's change feed, for
+    /// the writes of other processes (this process's own writes reach it
+    /// at once, and a call that finds it behind asks for a catch-up).
+    static let tupleRefreshInterval = Duration.milliseconds(200)
+
+    /// Keeps the device-tuple index current with writes from other
+    /// processes, until cancelled. The reads run on a thread of their own,
+    /// off the SIP loop and off Swift's cooperative threads.
+    nonisolated func runTupleRefresh() async {
+        guard let tupleIndex else { return }
+        let store = tuples
+        let queue = DispatchQueue(label: "sipwake.tuples.refresh")
+        while (try? await Task.sleep(for: Self.tupleRefreshInterval)) != nil {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                queue.async {
+                    tupleIndex.refresh(from: store)
+                    done.resume()
+                }
             }
         }
     }

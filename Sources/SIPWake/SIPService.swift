@@ -20,6 +20,7 @@ public struct SIPService: Service {
     private let callRecords: (any CallRecordSink)?
     private let push: PushClient?
     private let pnsDirectory: PNSDirectory
+    private let tupleIndex: DeviceTupleIndex?
     private let logger: Logger
     private let metrics: any MetricsFactory
     private let ready: (@Sendable () -> Void)?
@@ -31,9 +32,10 @@ public struct SIPService: Service {
     /// authentication and flood counters go.
     public init(config: SipwakeConfig, stores: Stores, bindingJournal: any BindingJournal,
                 callRecords: (any CallRecordSink)?, push: PushClient? = nil,
-                pnsDirectory: PNSDirectory = PNSDirectory(apps: []), logger: Logger,
-                metrics: any MetricsFactory, ready: (@Sendable () -> Void)? = nil) {
+                pnsDirectory: PNSDirectory = PNSDirectory(apps: []), tupleIndex: DeviceTupleIndex? = nil,
+                logger: Logger, metrics: any MetricsFactory, ready: (@Sendable () -> Void)? = nil) {
         self.pnsDirectory = pnsDirectory
+        self.tupleIndex = tupleIndex
         self.config = config
         self.metrics = metrics
         self.stores = stores
@@ -50,6 +52,11 @@ public struct SIPService: Service {
         let bindings = try stores.bindings.loadAll()
         let usersVersion = try userStore.usersVersion()
         let users = try userStore.list()
+        if let tupleIndex {
+            try tupleIndex.catchUp(from: stores.tuples)
+            let held = tupleIndex.counts
+            logger.debug("device tuples loaded", metadata: ["tuples.count": "\(held.tuples)", "users.count": "\(held.users)"])
+        }
 
         if !config.auth.enabled {
             logger.warning("digest authentication is disabled: anyone can register any user; use only in a lab")
@@ -83,7 +90,7 @@ public struct SIPService: Service {
             options: SIPAgentOptions(maxMessageSize: config.sip.maxMessageSize),
             settings: settings, writer: writer, directory: UserDirectory(store: userStore),
             callSettings: callSettings, tuples: stores.tuples, records: records, push: push,
-            pnsDirectory: pnsDirectory, logger: logger, metrics: metrics)
+            pnsDirectory: pnsDirectory, tupleIndex: tupleIndex, logger: logger, metrics: metrics)
         do {
             try await server.start(bindings: bindings, users: users, usersVersion: usersVersion)
         } catch {
@@ -100,6 +107,7 @@ public struct SIPService: Service {
             group.addTask { await server.runHousekeeping() }
             group.addTask { await server.runUserRefresh() }
             group.addTask { await server.runUserLookups() }
+            group.addTask { await server.runTupleRefresh() }
             try? await gracefulShutdown()
             group.cancelAll()
         }

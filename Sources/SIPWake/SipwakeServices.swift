@@ -36,7 +36,21 @@ public enum SipwakeServices {
             services.append(.init(service: system.credentials))
             push = system.client
         }
-        let stores = database.stores
+        // The call path's device tuples in memory; every tuple written in
+        // this process updates them before the write returns.
+        var stores = database.stores
+        var tupleIndex: DeviceTupleIndex?
+        do {
+            let index = DeviceTupleIndex(
+                head: try SQLiteTupleChangeHead(database: database), logger: logger,
+                failures: Counter(label: "sipwake_tuple_failures_total", factory: metrics))
+            stores.tuples = IndexedTupleRepository(store: stores.tuples, index: index)
+            tupleIndex = index
+        } catch {
+            Counter(label: "sipwake_tuple_failures_total", factory: metrics).increment()
+            logger.warning("device tuples not kept in memory: calls read them from the database",
+                           metadata: ["error": "\(error)"])
+        }
         let bindingJournal = BindingWriter(store: BindingStore(database: database), logger: logger,
                                            maxBatch: config.database.groupCommitMaxBatch)
         // Call records are written off the loop; none are kept with retention 0.
@@ -45,7 +59,7 @@ public enum SipwakeServices {
         services.append(.init(service: SIPService(
             config: config, stores: stores, bindingJournal: bindingJournal, callRecords: callRecords,
             push: push, pnsDirectory: push == nil ? PNSDirectory(apps: []) : config.pnsDirectory(pushApps: pushApps),
-            logger: logger, metrics: metrics)))
+            tupleIndex: tupleIndex, logger: logger, metrics: metrics)))
         if let listen = config.http.listen {
             var secret = Array(config.auth.secret.utf8)
             if secret.isEmpty { secret = (0..<32).map { _ in UInt8.random(in: .min ... .max) } }

@@ -489,6 +489,49 @@ final class CallFlowTests: IntegrationTestCase {
         XCTAssertEqual(story["outcome"] as? String, "no-answer")
     }
 
+    /// How the server says where call `pushID` found its callee's tuples (`memory` or `store`).
+    private func tupleSource(_ lab: Lab, _ pushID: String) -> String? {
+        lab.server.log.split(separator: "\n")
+            .first { $0.contains("call.pairing_id=\(pushID) ") && $0.contains("call received") }?
+            .split(separator: " ").first { $0.hasPrefix("call.tuples=") }
+            .map { String($0.dropFirst("call.tuples=".count)) }
+    }
+
+    func testCallsPushFromTheTuplesInMemoryButNeverFromAnOlderCopyThanTheStore() async throws {
+        let lab = try await startLab(wakeWindow: 1)
+        // Written by another process (this test's own connection) while the server runs.
+        let tuple = try addTuple(lab, selector: "sel-index", token: "token-first")
+        let (first, _) = try await unansweredCall(lab, pushID: "pair-index-1", timeout: .seconds(10))
+        XCTAssertEqual(first, 480)
+        let push1 = await lab.gateway.waitForPush("NotifyIncomingCall", token: "token-first")
+        XCTAssertEqual(push1?["Id"], "pair-index-1")
+        XCTAssertEqual(tupleSource(lab, "pair-index-1"), "store", "the index had not seen that write yet")
+
+        // Caught up during that call: the next call's pushes come from memory.
+        let (second, _) = try await unansweredCall(lab, pushID: "pair-index-2", timeout: .seconds(10))
+        XCTAssertEqual(second, 480)
+        XCTAssertEqual(tupleSource(lab, "pair-index-2"), "memory", lab.server.log)
+        XCTAssertEqual(lab.gateway.pushes("NotifyIncomingCall").filter { $0["Id"] == "pair-index-2" }
+            .map { $0["DeviceToken"] }, ["token-first"])
+
+        // Another process gives the device a new token; the very next call pushes it, not the old one.
+        _ = try lab.tuples.update(id: tuple.id, username: "alice", selector: "sel-index",
+                                  appIDCalls: "com.example.voip", tokenCalls: "token-second",
+                                  appIDOther: "com.example.app", tokenOther: "token-second", platform: .ios,
+                                  provider: "acrobits")
+        let (third, _) = try await unansweredCall(lab, pushID: "pair-index-3", timeout: .seconds(10))
+        XCTAssertEqual(third, 480)
+        XCTAssertEqual(lab.gateway.pushes("NotifyIncomingCall").filter { $0["Id"] == "pair-index-3" }
+            .map { $0["DeviceToken"] }, ["token-second"])
+        XCTAssertEqual(tupleSource(lab, "pair-index-3"), "store")
+
+        // And once the device's tuple is gone, nobody is pushed.
+        XCTAssertTrue(try lab.tuples.delete(id: tuple.id))
+        let (fourth, _) = try await unansweredCall(lab, pushID: "pair-index-4", timeout: .seconds(10))
+        XCTAssertEqual(fourth, 480)
+        XCTAssertEqual(lab.gateway.pushes("NotifyIncomingCall").filter { $0["Id"] == "pair-index-4" }.count, 0)
+    }
+
     func testStaleTokenDeletesTheTupleAndTheCallFailsFast() async throws {
         let lab = try await startLab(wakeWindow: 20)
         let tuple = try addTuple(lab, selector: "sel-stale", token: "token-stale")

@@ -8,24 +8,11 @@ import Testing
     @Test func tuplesStoredBeforeTheProviderColumnArePushedThroughAcrobits() throws {
         let file = TemporaryDatabaseFile()
         defer { file.remove() }
-        try FileManager.default.createDirectory(at: file.directory, withIntermediateDirectories: true)
-        let old = try DatabaseQueue(path: file.path)
-        try StorageMigrations.migrator.migrate(old, upTo: StorageMigrations.v3)
-        try old.write { db in
-            try db.execute(sql: """
-                INSERT INTO users (username, realm, ha1_md5, ha1_sha256, wakeup_hold, created_at, updated_at)
-                VALUES ('alice', 'r', ?, ?, 1, 0, 0)
-                """, arguments: [String(repeating: "a", count: 32), String(repeating: "b", count: 64)])
-            try db.execute(sql: """
-                INSERT INTO device_tuples (username, selector, app_id_calls, token_calls, created_at, last_seen_at)
-                VALUES ('alice', 's1', 'app', 't1', 0, 0), ('alice', 's2', 'app', 't2', 0, 0)
-                """)
-        }
-        try old.close()
+        try file.writeOldSchema(upTo: StorageMigrations.v3, selectors: ["s1", "s2"])
 
         let database = try SipwakeDatabase(path: file.path)
         defer { try? database.close() }
-        #expect(database.schemaVersion == StorageMigrations.v4)
+        #expect(database.schemaVersion == StorageMigrations.v5)
         let tuples = try database.stores.tuples.list(username: nil, limit: 10, offset: 0)
         #expect(tuples.map(\.selector) == ["s1", "s2"])
         #expect(tuples.map(\.provider) == ["acrobits", "acrobits"])

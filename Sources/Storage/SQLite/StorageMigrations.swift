@@ -18,6 +18,10 @@ enum StorageMigrations {
     static let v3 = "v3-call-records"
     /// Identifier of the fourth schema: the push provider of each device tuple.
     static let v4 = "v4-tuple-provider"
+    /// Identifier of the fifth schema: the feed of device-tuple changes.
+    static let v5 = "v5-tuple-changes"
+    /// How many changes the feed keeps; a reader further behind reads every tuple again.
+    static let tupleChangesKept = 10_000
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -148,6 +152,42 @@ enum StorageMigrations {
             try db.execute(sql: """
                 ALTER TABLE device_tuples ADD COLUMN provider TEXT NOT NULL DEFAULT 'acrobits'
                     CHECK (length(provider) BETWEEN 1 AND 32 AND provider NOT GLOB '*[^a-z0-9-]*')
+                """)
+        }
+        migrator.registerMigration(v5) { db in
+            // Whose tuples changed, in commit order, written by triggers so
+            // that every writer (the server, the CLI, a user removed with
+            // its tuples by the foreign key) is seen. The server keeps the
+            // tuples in memory for the call path and reads this feed to stay
+            // current. Only the latest changes are kept: a reader further
+            // behind sees the gap and reads every tuple again.
+            try db.execute(sql: """
+                CREATE TABLE device_tuple_changes (
+                    seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+                    username TEXT NOT NULL
+                )
+                """)
+            let prune = """
+                DELETE FROM device_tuple_changes
+                WHERE seq <= (SELECT max(seq) FROM device_tuple_changes) - \(tupleChangesKept);
+                """
+            try db.execute(sql: """
+                CREATE TRIGGER device_tuples_inserted AFTER INSERT ON device_tuples BEGIN
+                    INSERT INTO device_tuple_changes (username) VALUES (new.username);
+                    \(prune)
+                END;
+                CREATE TRIGGER device_tuples_deleted AFTER DELETE ON device_tuples BEGIN
+                    INSERT INTO device_tuple_changes (username) VALUES (old.username);
+                    \(prune)
+                END;
+                CREATE TRIGGER device_tuples_updated
+                AFTER UPDATE OF username, selector, app_id_calls, token_calls, app_id_other, token_other,
+                                platform, provider ON device_tuples BEGIN
+                    INSERT INTO device_tuple_changes (username) VALUES (old.username);
+                    INSERT INTO device_tuple_changes (username)
+                        SELECT new.username WHERE new.username <> old.username;
+                    \(prune)
+                END;
                 """)
         }
         // Append new migrations here, never above.

@@ -215,6 +215,32 @@ public struct TupleStore: TupleRepository {
         }
     }
 
+    // MARK: - Change feed
+
+    /// The users whose tuples changed after change `after`, read from the
+    /// `device_tuple_changes` feed the triggers write (see
+    /// `StorageMigrations.v5`), in one read transaction.
+    /// - Throws: `invalidField` for a limit below 1.
+    public func changes(after: Int64, limit: Int) throws -> TupleChanges {
+        guard limit > 0 else { throw StorageError.invalidField(name: "limit", reason: "must be at least 1") }
+        return try database.pool.read { db in
+            let head = try Int64.fetchOne(
+                db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'device_tuple_changes'") ?? 0
+            let missed = TupleChanges(usernames: [], through: head, missed: true, more: false)
+            if after == head { return TupleChanges(usernames: [], through: head, missed: false, more: false) }
+            guard after >= 0, after < head else { return missed }
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT seq, username FROM device_tuple_changes WHERE seq > ? ORDER BY seq LIMIT ?",
+                arguments: [after, limit])
+            // The feed has no gaps (one writer, rolled-back changes take no
+            // number), so a first change other than the next one was pruned.
+            guard let first: Int64 = rows.first?["seq"], first == after + 1,
+                  let last: Int64 = rows.last?["seq"] else { return missed }
+            return TupleChanges(usernames: Set(rows.map { $0["username"] as String }), through: last,
+                                missed: false, more: last < head)
+        }
+    }
+
     // MARK: - Push delivery
 
     /// Records the outcome of a push to tuple `id`: when, the gateway's HTTP

@@ -1,0 +1,133 @@
+import Foundation
+import Logging
+import Metrics
+import Model
+import Ports
+@testable import SIPWake
+import SQLiteStorage
+import Testing
+
+/// The call path's in-memory tuples: loaded whole, current before a write
+/// of this process returns, never used while another process's write is
+/// not applied (the caller reads the store), current again after a
+/// catch-up, and read again whole when the feed lost track.
+/// Real SQLite files; "another process" is a second connection pool on
+/// the same file, as the CLI would open.
+@Suite struct DeviceTupleIndexTests {
+    final class Lab {
+        let directory: URL
+        let database: SipwakeDatabase
+        /// Another process's connection to the same file.
+        let other: SipwakeDatabase
+        let users: UserStore
+
+        init() throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("tuple-index-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let path = directory.appendingPathComponent("db.sqlite").path
+            database = try SipwakeDatabase(path: path)
+            other = try SipwakeDatabase(path: path)
+            users = UserStore(database: database)
+            for name in ["alice", "bob"] {
+                try users.add(username: name, realm: "sipwake", ha1MD5: String(repeating: "0", count: 32),
+                              ha1SHA256: String(repeating: "0", count: 64))
+            }
+        }
+
+        deinit {
+            try? database.close()
+            try? other.close()
+            try? FileManager.default.removeItem(at: directory)
+        }
+
+        var store: TupleStore { TupleStore(database: database) }
+        var otherStore: TupleStore { TupleStore(database: other) }
+    }
+
+    private func index(_ lab: Lab) throws -> DeviceTupleIndex {
+        DeviceTupleIndex(head: try SQLiteTupleChangeHead(database: lab.database),
+                         logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+                         failures: Counter(label: "test_failures", factory: NOOPMetricsHandler.instance))
+    }
+
+    @discardableResult
+    private func report(_ store: any TupleRepository, _ user: String, selector: String = "s1",
+                        token: String) throws -> DeviceTuple {
+        try store.report(username: user, selector: selector, appIDCalls: "com.example.voip", tokenCalls: token,
+                         appIDOther: nil, tokenOther: nil, platform: .ios, provider: nil, now: Date()).tuple
+    }
+
+    @Test func itHoldsNothingUntilLoadedThenEveryUserWithTuples() throws {
+        let lab = try Lab()
+        try report(lab.store, "alice", token: "a-1")
+        try report(lab.store, "alice", selector: "s2", token: "a-2")
+        let index = try index(lab)
+        #expect(index.tuples(of: "alice") == nil, "not loaded: the caller reads the store")
+        #expect(try index.catchUp(from: lab.store) == -1, "the first catch-up reads every tuple")
+        #expect(index.tuples(of: "alice")?.map(\.tokenCalls) == ["a-1", "a-2"])
+        #expect(index.tuples(of: "bob") == [], "current: bob has no tuples")
+        #expect(index.counts.users == 1 && index.counts.tuples == 2)
+    }
+
+    @Test func aWriteOfThisProcessIsInTheIndexWhenItReturns() throws {
+        let lab = try Lab()
+        let index = try index(lab)
+        let tuples = IndexedTupleRepository(store: lab.store, index: index)
+        try index.catchUp(from: tuples)
+        let tuple = try report(tuples, "alice", token: "a-1")
+        #expect(index.tuples(of: "alice")?.map(\.tokenCalls) == ["a-1"])
+        try report(tuples, "bob", token: "a-1")
+        #expect(index.tuples(of: "alice") == [], "the token moved to bob's slot with the same selector")
+        #expect(index.tuples(of: "bob")?.map(\.tokenCalls) == ["a-1"])
+        _ = tuple
+        #expect(try tuples.deleteAll(username: "bob") == 1)
+        #expect(index.tuples(of: "bob") == [])
+        #expect(index.counts.tuples == 0)
+    }
+
+    @Test func anotherProcessesWriteIsSeenAtTheNextCatchUp() throws {
+        let lab = try Lab()
+        let old = try report(lab.store, "alice", token: "a-old")
+        let index = try index(lab)
+        try index.catchUp(from: lab.store)
+
+        _ = try lab.otherStore.update(id: old.id, username: "alice", selector: "s1", appIDCalls: "com.example.voip",
+                                      tokenCalls: "a-new", appIDOther: nil, tokenOther: nil, platform: .ios,
+                                      provider: "acrobits")
+        try report(lab.otherStore, "bob", token: "b-1")
+        #expect(index.tuples(of: "alice") == nil, "behind the store: never the old token, the caller reads the store")
+        #expect(index.tuples(of: "carol") == nil, "behind the store, for every user")
+        #expect(index.askCatchUp() && !index.askCatchUp(), "a burst of calls asks for one catch-up")
+        #expect(try index.catchUp(from: lab.store) == 2, "only the two changed users are read again")
+        #expect(index.tuples(of: "alice")?.first?.tokenCalls == "a-new")
+        #expect(index.askCatchUp(), "the catch-up started: the next call behind may ask again")
+        #expect(index.tuples(of: "bob")?.first?.tokenCalls == "b-1")
+
+        // A user removed by the other process takes her tuples with her.
+        try UserStore(database: lab.other).remove(username: "alice")
+        #expect(index.tuples(of: "alice") == nil)
+        try index.catchUp(from: lab.store)
+        #expect(index.tuples(of: "alice") == [])
+        #expect(index.counts == (users: 1, tuples: 1))
+    }
+
+    @Test func anIndexTooFarBehindTheFeedReadsEverythingAgain() throws {
+        let lab = try Lab()
+        try report(lab.store, "alice", token: "a-1")
+        let index = try index(lab)
+        try index.catchUp(from: lab.store)
+        // More changes than the feed keeps, by another process.
+        for n in 0..<3 { try report(lab.otherStore, "bob", selector: "b\(n)", token: "b-\(n)") }
+        try lab.other.pool.write { db in
+            try db.execute(sql: "DELETE FROM device_tuples WHERE username = 'alice'")
+            // 3 tuples × 3,400 rewrites: 10,200 changes.
+            for _ in 0..<3400 {
+                try db.execute(sql: "UPDATE device_tuples SET token_calls = token_calls WHERE username = 'bob'")
+            }
+        }
+        #expect(index.tuples(of: "bob") == nil)
+        #expect(try index.catchUp(from: lab.store) == -1, "the feed lost track: every tuple is read again")
+        #expect(index.tuples(of: "alice") == [])
+        #expect(index.tuples(of: "bob")?.count == 3)
+    }
+}
