@@ -174,6 +174,20 @@ public final class SIPAgent {
         return true
     }
 
+    /// The server transactions Sofia holds now (`nta_agent_get_stats`):
+    /// those of requests being answered, and those kept after their final
+    /// response, for retransmissions and the ACK, or until their owner lets
+    /// go (`IncomingRequest.releaseTransaction`). 0 once closed.
+    public var serverTransactionCount: Int {
+        guard let agent else { return 0 }
+        var used = 0
+        let found = withUnsafeMutablePointer(to: &used) { pointer in
+            SofiaTagList().pointer(swk_tag_ntatag_s_irq_hash_used_ref(), OpaquePointer(pointer))
+                .withTags { swk_nta_agent_get_stats(agent, $0) }
+        }
+        return found > 0 ? used : 0
+    }
+
     /// Branches retired and still answered for; and how many were forgotten
     /// before Timer C because too many were kept.
     public var retiredBranchCount: Int { retiredBranches.count }
