@@ -20,7 +20,11 @@ public final class SIPAgent {
     private let messageClass: StrictMessageClass
     private var handlerBox: Unmanaged<Handler>?
     /// INVITE branches stopped before any response, until Timer C.
-    let retiredBranches = RetiredBranches<RetiredBranch>()
+    let retiredBranches: RetiredBranches<RetiredBranch>
+    /// Told, on the loop, when a stopped branch's CANCEL or ACK could not be
+    /// sent and when stopped branches are forgotten before Timer C: SIPCore
+    /// keeps no metrics, its owner counts and logs these.
+    public var onRetiredBranchFailure: ((RetiredBranchFailure) -> Void)?
 
     final class Handler {
         let onRequest: (IncomingRequest) -> Void
@@ -50,6 +54,7 @@ public final class SIPAgent {
         self.loop = loop
         self.connections = ConnectionTable(loop: loop)
         self.maxMessageSize = options.maxMessageSize
+        self.retiredBranches = RetiredBranches(capacity: options.retiredBranchCapacity)
         guard let messageClass = StrictMessageClass() else {
             throw SIPCoreError.agentCreateFailed("cannot copy Sofia's SIP message class")
         }
@@ -170,7 +175,8 @@ public final class SIPAgent {
         let now = ContinuousClock.now
         guard let retired = branch.retire(agent: agent, reason: reason, expiresAt: now + RetiredBranches<RetiredBranch>.lifetime,
                                           onResponse: onResponse) else { return false }
-        retiredBranches.insert(retired, now: now)
+        let forgotten = retiredBranches.insert(retired, now: now)
+        if forgotten > 0 { onRetiredBranchFailure?(.forgottenEarly(count: forgotten)) }
         return true
     }
 
@@ -195,12 +201,14 @@ public final class SIPAgent {
 
     /// A response matching no transaction: one to a retired INVITE is handled
     /// by its `RetiredBranch`. Returns false when it is not one.
-    private func absorbRetired(_ msg: OpaquePointer, _ sip: UnsafeMutablePointer<sip_t>) -> Bool {
+    func absorbRetired(_ msg: OpaquePointer, _ sip: UnsafeMutablePointer<sip_t>) -> Bool {
         guard let agent, !retiredBranches.isEmpty, let status = sip.pointee.sip_status?.pointee.st_status,
               sip.pointee.sip_cseq?.pointee.cs_method == sip_method_invite,
               let branch = sip.pointee.sip_via.flatMap({ SofiaText.string($0.pointee.v_branch) }),
               let retired = retiredBranches.entry(branch: branch, now: .now) else { return false }
-        retired.absorb(msg, sip, status: Int(status), agent: agent)
+        if let failure = retired.absorb(msg, sip, status: Int(status), agent: agent) {
+            onRetiredBranchFailure?(failure)
+        }
         return true
     }
 

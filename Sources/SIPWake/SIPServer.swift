@@ -136,6 +136,7 @@ actor SIPServer: SIPRequestHandler {
         let agent = try SIPAgent(loop: loop, listeners: listeners, options: options, handler: self)
         self.agent = agent
         calls.agent = agent
+        agent.onRetiredBranchFailure = { [weak calls] failure in calls?.stoppedBranchFailed(failure) }
         dialogs.agent = agent
         messages.agent = agent
         logger.info("sip listening", metadata: [
