@@ -266,7 +266,7 @@ let package = Package(
         .testTarget(
             name: "SIPWakeTests",
             dependencies: [
-                "SIPWake", "SIPCore", "Model", "Ports", "Registrar", "Config", "Forking", "SQLiteStorage",
+                "SIPWake", "SIPCore", "Model", "Ports", "Registrar", "Config", "Forking", "SQLiteStorage", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -40,6 +40,7 @@ tag_type_t swk_tag_ntatag_default_proxy(void) { return ntatag_default_proxy; }
 tag_type_t swk_tag_ntatag_branch_key(void) { return ntatag_branch_key; }
 tag_type_t swk_tag_ntatag_user_via(void) { return ntatag_user_via; }
 tag_type_t swk_tag_ntatag_stateless(void) { return ntatag_stateless; }
+tag_type_t swk_tag_ntatag_s_irq_hash_used_ref(void) { return ntatag_s_irq_hash_used_ref; }
 tag_type_t swk_tag_tptag_pong2ping(void) { return tptag_pong2ping; }
 tag_type_t swk_tag_tptag_certificate(void) { return tptag_certificate; }
 tag_type_t swk_tag_tptag_idle(void) { return tptag_idle; }
@@ -55,6 +56,9 @@ int swk_nta_agent_add_tport(nta_agent_t *agent, url_string_t const *name, tagi_t
 
 int swk_nta_agent_set_params(nta_agent_t *agent, tagi_t const *tags)
 { return nta_agent_set_params(agent, TAG_NEXT(tags)); }
+
+int swk_nta_agent_get_stats(nta_agent_t *agent, tagi_t const *tags)
+{ return nta_agent_get_stats(agent, TAG_NEXT(tags)); }
 
 nta_leg_t *swk_nta_leg_tcreate(nta_agent_t *agent, nta_request_f *callback,
                                nta_leg_magic_t *magic, tagi_t const *tags)

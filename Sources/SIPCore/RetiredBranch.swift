@@ -43,16 +43,24 @@ public final class RetiredBranch: RetiredBranchEntry {
     }
 
     /// Handles a response to the retired INVITE (`msg`, owned by this call).
-    func absorb(_ msg: OpaquePointer, _ sip: UnsafeMutablePointer<sip_t>, status: Int, agent: OpaquePointer) {
+    /// Returns what could not be done for it: the CANCEL or the ACK not sent.
+    func absorb(_ msg: OpaquePointer, _ sip: UnsafeMutablePointer<sip_t>, status: Int,
+                agent: OpaquePointer) -> RetiredBranchFailure? {
         switch status {
         case ..<200:
-            if !cancelSent, let copy = msg_dup(cancel) {
-                cancelSent = true
-                HopByHopRequest.send(copy, agent: agent, route: route, transport: transport, branch: branch,
-                                     stateless: false)
+            var failure: RetiredBranchFailure?
+            if !cancelSent {
+                if let copy = msg_dup(cancel),
+                   HopByHopRequest.send(copy, agent: agent, route: route, transport: transport, branch: branch,
+                                        stateless: false) {
+                    cancelSent = true
+                } else {
+                    failure = .cancelNotSent(branch: branch, status: status)
+                }
             }
             _ = onResponse(status, nil)
             msg_destroy(msg)
+            return failure
         case 200..<300:
             if let response = SIPResponse(taking: msg_ref_create(msg)), onResponse(status, response) {
                 msg_destroy(msg)
@@ -60,14 +68,17 @@ public final class RetiredBranch: RetiredBranchEntry {
                 // Nobody waits for it: upstream by the next Via (RFC 3261 §16.7 step 5).
                 _ = SofiaTagList().withTags { swk_nta_msg_tsend(agent, msg, nil, $0) }
             }
+            return nil
         default:
+            var acked = false
             if let template = SIPMessage(msg: cancel),
                let ack = HopByHopRequest.make("ACK", from: template, to: sip.pointee.sip_to, reason: nil, agent: agent) {
-                HopByHopRequest.send(ack, agent: agent, route: route, transport: transport, branch: branch,
-                                     stateless: true)
+                acked = HopByHopRequest.send(ack, agent: agent, route: route, transport: transport, branch: branch,
+                                             stateless: true)
             }
             _ = onResponse(status, nil)
             msg_destroy(msg)
+            return acked ? nil : .ackNotSent(branch: branch, status: status)
         }
     }
 }

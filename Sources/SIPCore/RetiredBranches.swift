@@ -3,10 +3,12 @@
 /// §16.6 step 11: as long as a device may take to answer). At most
 /// `capacity` are kept; beyond that the oldest is forgotten early (a device
 /// answering it that late gets no CANCEL from sipwake; counted in
-/// `forgottenEarly`). Expired entries go as new ones come or responses are
-/// looked up. Loop thread only.
+/// `forgottenEarly`, and returned by `insert` for the agent to report).
+/// Expired entries go as new ones come or responses are looked up. Loop
+/// thread only.
 final class RetiredBranches<Entry: RetiredBranchEntry> {
     static var lifetime: Duration { .seconds(180) }
+    static var defaultCapacity: Int { 10_000 }
     let capacity: Int
     private var byBranch: [String: Entry] = [:]
     /// Branch keys in retirement order (the lifetime is the same for all,
@@ -15,21 +17,27 @@ final class RetiredBranches<Entry: RetiredBranchEntry> {
     private var head = 0
     private(set) var forgottenEarly = 0
 
-    init(capacity: Int = 10_000) {
+    init(capacity: Int = defaultCapacity) {
         self.capacity = capacity
     }
 
     var count: Int { byBranch.count }
     var isEmpty: Bool { byBranch.isEmpty }
 
-    func insert(_ retired: Entry, now: ContinuousClock.Instant) {
+    /// Keeps `retired`; returns how many older entries were forgotten early
+    /// to make room for it.
+    @discardableResult
+    func insert(_ retired: Entry, now: ContinuousClock.Instant) -> Int {
         removeExpired(now: now)
+        var forgotten = 0
         while byBranch.count >= capacity, removeOldest() {
-            forgottenEarly += 1
+            forgotten += 1
         }
+        forgottenEarly += forgotten
         if byBranch.updateValue(retired, forKey: retired.branch) == nil {
             order.append(retired.branch)
         }
+        return forgotten
     }
 
     /// The retired branch a response with Via branch `branch` belongs to.

@@ -20,7 +20,11 @@ public final class SIPAgent {
     private let messageClass: StrictMessageClass
     private var handlerBox: Unmanaged<Handler>?
     /// INVITE branches stopped before any response, until Timer C.
-    let retiredBranches = RetiredBranches<RetiredBranch>()
+    let retiredBranches: RetiredBranches<RetiredBranch>
+    /// Told, on the loop, when a stopped branch's CANCEL or ACK could not be
+    /// sent and when stopped branches are forgotten before Timer C: SIPCore
+    /// keeps no metrics, its owner counts and logs these.
+    public var onRetiredBranchFailure: ((RetiredBranchFailure) -> Void)?
 
     final class Handler {
         let onRequest: (IncomingRequest) -> Void
@@ -50,6 +54,7 @@ public final class SIPAgent {
         self.loop = loop
         self.connections = ConnectionTable(loop: loop)
         self.maxMessageSize = options.maxMessageSize
+        self.retiredBranches = RetiredBranches(capacity: options.retiredBranchCapacity)
         guard let messageClass = StrictMessageClass() else {
             throw SIPCoreError.agentCreateFailed("cannot copy Sofia's SIP message class")
         }
@@ -170,8 +175,23 @@ public final class SIPAgent {
         let now = ContinuousClock.now
         guard let retired = branch.retire(agent: agent, reason: reason, expiresAt: now + RetiredBranches<RetiredBranch>.lifetime,
                                           onResponse: onResponse) else { return false }
-        retiredBranches.insert(retired, now: now)
+        let forgotten = retiredBranches.insert(retired, now: now)
+        if forgotten > 0 { onRetiredBranchFailure?(.forgottenEarly(count: forgotten)) }
         return true
+    }
+
+    /// The server transactions Sofia holds now (`nta_agent_get_stats`):
+    /// those of requests being answered, and those kept after their final
+    /// response, for retransmissions and the ACK, or until their owner lets
+    /// go (`IncomingRequest.releaseTransaction`). 0 once closed.
+    public var serverTransactionCount: Int {
+        guard let agent else { return 0 }
+        var used = 0
+        let found = withUnsafeMutablePointer(to: &used) { pointer in
+            SofiaTagList().pointer(swk_tag_ntatag_s_irq_hash_used_ref(), OpaquePointer(pointer))
+                .withTags { swk_nta_agent_get_stats(agent, $0) }
+        }
+        return found > 0 ? used : 0
     }
 
     /// Branches retired and still answered for; and how many were forgotten
@@ -181,12 +201,14 @@ public final class SIPAgent {
 
     /// A response matching no transaction: one to a retired INVITE is handled
     /// by its `RetiredBranch`. Returns false when it is not one.
-    private func absorbRetired(_ msg: OpaquePointer, _ sip: UnsafeMutablePointer<sip_t>) -> Bool {
+    func absorbRetired(_ msg: OpaquePointer, _ sip: UnsafeMutablePointer<sip_t>) -> Bool {
         guard let agent, !retiredBranches.isEmpty, let status = sip.pointee.sip_status?.pointee.st_status,
               sip.pointee.sip_cseq?.pointee.cs_method == sip_method_invite,
               let branch = sip.pointee.sip_via.flatMap({ SofiaText.string($0.pointee.v_branch) }),
               let retired = retiredBranches.entry(branch: branch, now: .now) else { return false }
-        retired.absorb(msg, sip, status: Int(status), agent: agent)
+        if let failure = retired.absorb(msg, sip, status: Int(status), agent: agent) {
+            onRetiredBranchFailure?(failure)
+        }
         return true
     }
 

@@ -6,6 +6,9 @@ public struct SIPAgentOptions: Sendable {
     /// milliseconds without traffic. Connections of registered devices are
     /// kept open while their binding lives.
     public var idleTimeoutMilliseconds: Int
+    /// How many stopped INVITE branches are answered for until Timer C
+    /// (`RetiredBranches`); beyond, the oldest are forgotten early.
+    var retiredBranchCapacity = RetiredBranches<RetiredBranch>.defaultCapacity
 
     public init(maxMessageSize: Int = 65536, idleTimeoutMilliseconds: Int = 120_000) {
         self.maxMessageSize = maxMessageSize

@@ -14,6 +14,9 @@ struct CallMetrics {
     /// Branches stopped before the device answered anything (their INVITE
     /// no longer retransmitted; a CANCEL follows only if the device rings).
     let branchesRetired: Counter
+    /// What went wrong for stopped branches (`StoppedBranchFailures`): a
+    /// CANCEL or an ACK not sent, branches forgotten before Timer C.
+    let stoppedBranchCancelNotSent, stoppedBranchAckNotSent, stoppedBranchesForgottenEarly: Counter
     /// INVITE received → its branches sent.
     let forkLatency: Timer
     /// INVITE received → its pushes handed to the HTTP client.
@@ -35,6 +38,12 @@ struct CallMetrics {
         dialogRefused = Counter(label: "sipwake_dialog_requests_refused_total", factory: factory)
         tupleFailures = Counter(label: "sipwake_tuple_failures_total", factory: factory)
         branchesRetired = Counter(label: "sipwake_branches_stopped_silent_total", factory: factory)
+        stoppedBranchCancelNotSent = Counter(label: "sipwake_stopped_branch_failures_total",
+                                             dimensions: [("kind", "cancel_not_sent")], factory: factory)
+        stoppedBranchAckNotSent = Counter(label: "sipwake_stopped_branch_failures_total",
+                                          dimensions: [("kind", "ack_not_sent")], factory: factory)
+        stoppedBranchesForgottenEarly = Counter(label: "sipwake_stopped_branch_failures_total",
+                                                dimensions: [("kind", "forgotten_early")], factory: factory)
         forkLatency = Timer(label: "sipwake_call_fork_seconds", factory: factory)
         pushLatency = Timer(label: "sipwake_call_push_seconds", factory: factory)
         lateForkLatency = Timer(label: "sipwake_late_fork_seconds", factory: factory)

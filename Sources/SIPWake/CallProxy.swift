@@ -33,6 +33,8 @@ final class CallProxy {
     /// Runs a closure back on the SIP loop, inside the owning actor.
     private let resume: @Sendable (@escaping @Sendable (CallProxy) -> Void) -> Void
     private let metrics: CallMetrics
+    /// CANCELs and ACKs of stopped branches not sent, stopped branches forgotten early.
+    private var stoppedBranches: StoppedBranchFailures
     /// INVITE received → its branches to registered contacts sent.
     let forkLatency = LatencyHistogram()
     /// INVITE received → its pushes handed to the HTTP client (after the
@@ -56,6 +58,7 @@ final class CallProxy {
          resume: @escaping @Sendable (@escaping @Sendable (CallProxy) -> Void) -> Void) {
         self.settings = settings
         self.metrics = CallMetrics(factory: metrics)
+        stoppedBranches = StoppedBranchFailures(metrics: self.metrics, logger: logger)
         self.tuples = DeviceTupleQueue(store: tuples)
         self.tupleIndex = tupleIndex
         recorder = CallRecorder(sink: records)
@@ -235,6 +238,7 @@ final class CallProxy {
     /// Called every tick: fires the deadlines that have passed.
     func tick() {
         let now = clock()
+        stoppedBranches.tick(now: now)
         for key in calls.keys {
             guard let call = calls[key] else { continue }
             if let deadline = call.fork.nextDeadline, deadline <= now { deliver(key, .timer) }
@@ -399,9 +403,15 @@ final class CallProxy {
         }
     }
 
+    /// The agent could not do what a stopped branch needed (see `SIPAgent.onRetiredBranchFailure`).
+    func stoppedBranchFailed(_ failure: RetiredBranchFailure) {
+        stoppedBranches.record(failure, now: clock())
+    }
+
     /// A late response on a retired branch (its CANCEL or ACK already went
-    /// out). Returns true when the call took a 2xx: it relays it upstream
-    /// while it can (the call is live, or answered and every 2xx goes up).
+    /// out, or was reported not sent). Returns true when the call took a
+    /// 2xx: it relays it upstream while it can (the call is live, or
+    /// answered and every 2xx goes up).
     private func retiredBranchResponse(_ key: String, _ id: BranchID, status: Int, response: SIPResponse?) -> Bool {
         guard let call = calls[key] else { return false }
         call.logger.debug("late response on a stopped branch", metadata: ["sip.status": "\(status)", "call.branch": "\(id)"])

@@ -11,6 +11,7 @@ import SIPCore
 /// | retransmission of a REGISTER | what happens |
 /// |---|---|
 /// | still being handled (waiting for its commit, a push-target write) | dropped: the answer is on its way |
+/// | still unanswered 32 s after it began (its phone has stopped retransmitting) | handled anew: the REGISTER is forgotten as in progress, and counted |
 /// | answered in the last 32 s, answer kept | the same answer again (same To tag, Contacts, Date) |
 /// | answered statelessly before authentication (challenge, refusal) | not kept: handled anew, as any stranger's request |
 /// | answer forgotten (older than 32 s, or evicted to make room) | handled anew (same Call-ID and CSeq: 500 Out of order CSeq) |
@@ -25,8 +26,16 @@ struct RegisterAnswers {
 
     private var kept: RetransmissionCache<RegisterTransactionID, RegisterAnswer>
     /// The REGISTERs being handled and not yet answered.
-    private var inProgress: Set<RegisterTransactionID> = []
+    private var inProgress = RegistersInProgress(lifetime: Self.lifetime)
     private let metrics: RegistrarMetrics
+
+    /// What a REGISTER that names a transaction already seen is.
+    enum Retransmission {
+        /// Its REGISTER is still being handled: dropped.
+        case inProgress
+        /// Its REGISTER was answered lately: this answer again.
+        case answered(RegisterAnswer)
+    }
 
     init(maxEntries: Int, maxBytes: Int, metrics: RegistrarMetrics) {
         kept = RetransmissionCache(lifetime: Self.lifetime, maxEntries: maxEntries, maxBytes: maxBytes)
@@ -34,38 +43,53 @@ struct RegisterAnswers {
     }
 
     var count: Int { kept.count }
+    /// How many REGISTERs are being handled.
+    var inProgressCount: Int { inProgress.count }
 
     /// True when `request` is a retransmission, now answered again or dropped.
     mutating func absorb(_ request: IncomingRequest, now: Date) -> Bool {
         let id = RegisterTransactionID(request)
-        if inProgress.contains(id) {
+        switch retransmission(id, now: now) {
+        case .inProgress:
             metrics.retransmissionsDropped.increment()
             request.drop()
             return true
+        case .answered(let answer):
+            metrics.retransmissionsAnswered.increment()
+            answer.send(to: request, id: id)
+            return true
+        case nil:
+            return false
         }
-        guard let answer = kept.answer(for: id, now: now) else { return false }
-        metrics.retransmissionsAnswered.increment()
-        answer.send(to: request, id: id)
-        return true
     }
 
-    /// `id`'s REGISTER waits (for its commit): its retransmissions are dropped.
-    mutating func begin(_ id: RegisterTransactionID) {
-        inProgress.insert(id)
+    /// What a REGISTER named `id` arriving now retransmits; nil when it is new.
+    func retransmission(_ id: RegisterTransactionID, now: Date) -> Retransmission? {
+        if inProgress.contains(id, now: now) { return .inProgress }
+        return kept.answer(for: id, now: now).map { .answered($0) }
+    }
+
+    /// `id`'s REGISTER waits (for its commit): its retransmissions are
+    /// dropped until it is answered (`send`), 32 s at most.
+    mutating func begin(_ id: RegisterTransactionID, now: Date) {
+        inProgress.begin(id, now: now)
     }
 
     /// Sends `answer` to `request` and keeps it for its retransmissions.
     mutating func send(_ answer: RegisterAnswer, to request: IncomingRequest, id: RegisterTransactionID, now: Date) {
         answer.send(to: request, id: id)
-        inProgress.remove(id)
+        inProgress.end(id)
         let evicted = kept.evicted
         kept.store(answer, for: id, bytes: answer.size, now: now)
         if kept.evicted > evicted { metrics.answersEvicted.increment(by: kept.evicted - evicted) }
         metrics.answersKept.record(kept.count)
     }
 
-    /// Forgets the answers older than `lifetime`.
-    mutating func expire(now: Date) {
+    /// Forgets the answers older than `lifetime`, and the REGISTERs in
+    /// progress that long (their phones have stopped retransmitting).
+    /// Returns how many of those were still unanswered.
+    mutating func expire(now: Date) -> Int {
         if kept.expire(now: now) > 0 { metrics.answersKept.record(kept.count) }
+        return inProgress.expire(now: now)
     }
 }

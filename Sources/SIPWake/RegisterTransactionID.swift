@@ -29,6 +29,12 @@ struct RegisterTransactionID: Hashable {
         low = UInt64(bitPattern: Int64(second.finalize()))
     }
 
+    /// The name with these two halves.
+    init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
     /// The To tag of the answers to this transaction (RFC 3261 §8.2.6.2):
     /// derived from it, so a retransmission's answer carries the same one.
     var toTag: String { String(high >> 16, radix: 16) }

@@ -216,11 +216,13 @@ final class RegistrarHandler {
         }
     }
 
+    /// Keeps `register` until its commit (and push-target write) comes back;
+    /// every way back answers it (`answer`), which ends it in `answers`.
     private func park(_ register: PendingRegister) -> UInt64 {
         let token = nextToken
         nextToken += 1
         pending[token] = register
-        answers.begin(register.key)
+        answers.begin(register.key, now: clock())
         return token
     }
 
@@ -257,13 +259,15 @@ final class RegistrarHandler {
     /// binding change is undone (in memory and on disk) and the phone is told
     /// to try again, so that no binding is left without the push target it named.
     private func pushTargetsStored(_ token: UInt64, _ result: Result<[String: DeviceTuple], any Error>) {
-        guard let parked = pending.removeValue(forKey: token), let pns else { return }
-        switch result {
-        case .success(let tuples):
+        guard let parked = pending.removeValue(forKey: token) else { return }
+        switch (result, pns) {
+        case (.success(let tuples), let pns?):
             accept(parked, featureCaps: pns.stored(aor: parked.aor, work: parked.pnsWork, tuples: tuples, now: clock()))
-        case .failure:
-            // Only what is still as this REGISTER left it is undone: a later
-            // REGISTER of the same device, committed meanwhile, stays.
+        default:
+            // Not stored (or no push service left to store them): only what
+            // is still as this REGISTER left it is undone (a later REGISTER
+            // of the same device, committed meanwhile, stays), and the
+            // REGISTER still gets its answer.
             let now = Date.distantPast
             let present = Set(table.bindings(of: parked.aor, now: now))
             let keys = Set(present.map(\.key))
@@ -350,7 +354,12 @@ final class RegistrarHandler {
 
     /// Removes expired bindings and persists the removals.
     func expire() {
-        answers.expire(now: clock())
+        let unanswered = answers.expire(now: clock())
+        if unanswered > 0 {
+            metrics.unanswered.increment(by: unanswered)
+            logger.warning("registers unanswered after 32 s no longer taken as in progress", metadata: [
+                "registers.count": "\(unanswered)", "registers.waiting": "\(pending.count)"])
+        }
         let changes = table.expire(now: clock())
         guard !changes.isEmpty else { return }
         track(changes)

@@ -14,6 +14,9 @@ struct RegistrarMetrics {
     /// forgotten early to make room.
     let answersKept: Gauge
     let retransmissionsAnswered, retransmissionsDropped, answersEvicted: Counter
+    /// REGISTERs still unanswered when their phone stopped retransmitting
+    /// (32 s): no longer taken as in progress.
+    let unanswered: Counter
 
     init(factory: any MetricsFactory) {
         accepted = Counter(label: "sipwake_register_total", dimensions: [("result", "accepted")], factory: factory)
@@ -29,5 +32,6 @@ struct RegistrarMetrics {
         retransmissionsDropped = Counter(label: "sipwake_register_retransmissions_total",
                                          dimensions: [("result", "dropped")], factory: factory)
         answersEvicted = Counter(label: "sipwake_register_answers_evicted_total", factory: factory)
+        unanswered = Counter(label: "sipwake_register_unanswered_total", factory: factory)
     }
 }

@@ -33,6 +33,9 @@ actor SIPServer: SIPRequestHandler {
     private var messages: MessageRelay?
     private var admission: RequestAdmission
     private let admissionMetrics: AdmissionMetrics
+    /// The server transactions Sofia holds, sampled every tick
+    /// (`SIPAgent.serverTransactionCount`).
+    private let serverTransactions: Gauge
     private let callSettings: CallProxySettings
     private let tuples: any TupleRepository
     private let records: (any CallRecordSink)?
@@ -62,6 +65,7 @@ actor SIPServer: SIPRequestHandler {
         self.directory = directory
         self.metrics = metrics
         self.admissionMetrics = AdmissionMetrics(factory: metrics)
+        self.serverTransactions = Gauge(label: "sipwake_sip_server_transactions", factory: metrics)
         (userLookups, userLookupRequests) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         self.logger = logger
         self.clock = clock
@@ -134,6 +138,7 @@ actor SIPServer: SIPRequestHandler {
         let agent = try SIPAgent(loop: loop, listeners: listeners, options: options, handler: self)
         self.agent = agent
         calls.agent = agent
+        agent.onRetiredBranchFailure = { [weak calls] failure in calls?.stoppedBranchFailed(failure) }
         dialogs.agent = agent
         messages.agent = agent
         logger.info("sip listening", metadata: [
@@ -259,6 +264,7 @@ actor SIPServer: SIPRequestHandler {
         registrar?.pns?.tick()
         calls?.tick()
         guard let registrar, let agent else { return }
+        serverTransactions.record(agent.serverTransactionCount)
         keepalive?.tick(bindings: registrar.table.allBindings(), agent: agent)
         agent.connections.sweep(inUse: { registrar.isConnectionInUse($0) })
     }

@@ -12,12 +12,15 @@ import Testing
 /// Real SIP traffic moves the counters of the metrics backend the SIP
 /// service is given: a challenge, a wrong password and an accepted
 /// REGISTER, a retransmission answered again, a relay refused, each over
-/// UDP to a service running in this process.
+/// UDP to a service running in this process; and what Sofia holds, read
+/// from the same metrics while the traffic goes on.
 @Suite(.serialized) struct ServiceMetricsTests {
     /// Runs a SIP service on a free UDP port with alice as its user and
     /// `extraConfig`, lets `traffic` talk to it, shuts it down, and returns
-    /// the metrics text and the call records it wrote (when `records`).
+    /// the metrics text and the call records it wrote (when `records`). The
+    /// metrics go to `registry`, which `traffic` may read as it goes.
     func run(trustedPeers: [String] = [], extraConfig: String = "", records: Bool = false,
+             registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
              traffic: (Int) throws -> Void) async throws -> (metrics: String, calls: [CallRecord]) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -46,7 +49,6 @@ import Testing
             ha1MD5: DigestHash.ha1(username: "alice", realm: realm, password: "alice-secret", algorithm: .md5),
             ha1SHA256: DigestHash.ha1(username: "alice", realm: realm, password: "alice-secret", algorithm: .sha256))
 
-        let registry = PrometheusCollectorRegistry()
         let logger = Logger(label: "metrics-test") { _ in SwiftLogNoOpLogHandler() }
         let (ready, readySignal) = AsyncStream.makeStream(of: Void.self)
         let store = CallRecordStore(database: database)
@@ -116,5 +118,73 @@ import Testing
         #expect(value("sipwake_calls_rejected_total", in: text) == "1", "\(text)")
         #expect(value("sipwake_calls_rejected_unrecorded_total", in: text) == "1", "\(text)")
         #expect(calls.map(\.outcome) == [.noDevices], "the refused call is over the cap: \(calls)")
+    }
+
+    /// An answered call lets go of its INVITE's server transaction while it
+    /// lingers (here for a device that rang, was cancelled and never says
+    /// another word: up to 32 s), so Sofia's count of server transactions
+    /// drops to nothing once Timer I is over (5 s), long before the call is
+    /// forgotten. The answering device's retransmitted 2xx still reaches the
+    /// PBX, and the PBX's ACK still reaches the device.
+    @Test func anAnsweredCallLetsGoOfItsServerTransactionWhileItLingers() async throws {
+        let registry = PrometheusCollectorRegistry()
+        _ = try await run(trustedPeers: ["127.0.0.2"], registry: registry) { port in
+            /// Waits for the gauge to read `expected` (it is sampled every second).
+            func transactions(become expected: String, within seconds: Int) -> String? {
+                var seen: String?
+                for _ in 0..<(seconds * 10) {
+                    seen = value("sipwake_sip_server_transactions", in: registry.emitToString())
+                    if seen == expected { break }
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
+                return seen
+            }
+            let answering = try SilentPhone(udpTo: port, instance: UUID().uuidString.lowercased())
+            let ringing = try SilentPhone(udpTo: port, instance: UUID().uuidString.lowercased())
+            #expect(answering.register() == 200)
+            #expect(ringing.register() == 200)
+
+            let pbx = try RawSIPSocket(udpTo: port, from: "127.0.0.2")
+            let invite = pbx.request(method: "INVITE", uri: "sip:alice@localhost",
+                                     extra: "Contact: <sip:pbx@127.0.0.2:\(pbx.localPort)>\r\n")
+            pbx.send(invite)
+            let onAnswering = try #require(answering.next(timeout: 5) { $0.method == "INVITE" })
+            let onRinging = try #require(ringing.next(timeout: 5) { $0.method == "INVITE" })
+            #expect(transactions(become: "1.0", within: 5) == "1.0", "the INVITE's, while the call is live")
+
+            ringing.respond(to: onRinging, status: 180, phrase: "Ringing")
+            answering.respond(to: onAnswering, status: 200, phrase: "OK", tag: "tag-a")
+            func nextAnswer() -> String? {
+                for _ in 0..<20 {
+                    if let text = pbx.receive(timeout: 0.5), text.hasPrefix("SIP/2.0 200") { return text }
+                }
+                return nil
+            }
+            let answer = try #require(nextAnswer(), "the 2xx reaches the PBX")
+            #expect(ringing.next(timeout: 5) { $0.method == "CANCEL" } != nil, "the ringing device is cancelled")
+
+            #expect(transactions(become: "0.0", within: 20) == "0.0",
+                    "the answered INVITE's transaction let go while the call lingers")
+
+            answering.respond(to: onAnswering, status: 200, phrase: "OK", tag: "tag-a")
+            let again = try #require(nextAnswer(), "a retransmitted 2xx still reaches the PBX")
+            #expect(again.contains("tag=tag-a"), "\(again)")
+
+            func values(_ text: String, _ name: String) -> [String] {
+                text.components(separatedBy: "\r\n").filter { $0.lowercased().hasPrefix(name.lowercased() + ":") }
+                    .map { String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces) }
+            }
+            let contact = try #require(values(answer, "Contact").first).trimmingCharacters(in: CharacterSet(charactersIn: "<>"))
+            let ack = "ACK \(contact) SIP/2.0\r\n" +
+                "Via: SIP/2.0/UDP 127.0.0.2:\(pbx.localPort);branch=z9hG4bK\(UUID().uuidString.prefix(12));rport\r\n" +
+                "From: \(try #require(values(answer, "From").first))\r\n" +
+                "To: \(try #require(values(answer, "To").first))\r\n" +
+                "Call-ID: \(try #require(values(invite, "Call-ID").first))\r\n" +
+                "CSeq: 1 ACK\r\nMax-Forwards: 70\r\n" +
+                "Route: \(values(answer, "Record-Route").reversed().joined(separator: ", "))\r\n" +
+                "Content-Length: 0\r\n\r\n"
+            pbx.send(ack)
+            #expect(answering.next(timeout: 5) { $0.method == "ACK" } != nil, "the PBX's ACK reaches the device")
+        }
     }
 }

@@ -36,9 +36,10 @@ import Testing
 
     @Test func aFullTableForgetsTheOldestAndCountsIt() {
         let table = RetiredBranches<Entry>(capacity: 3)
-        for n in 0..<5 {
+        let forgotten = (0..<5).map { n in
             table.insert(Entry("b\(n)", expiresAt: start + .seconds(180)), now: start)
         }
+        #expect(forgotten == [0, 0, 0, 1, 1], "each insert says how many it pushed out (for the agent to report)")
         #expect(table.count == 3)
         #expect(table.forgottenEarly == 2)
         #expect(table.entry(branch: "b0", now: start) == nil)
@@ -54,5 +55,14 @@ import Testing
             #expect(table.count <= 51)
         }
         #expect(table.forgottenEarly == 0)
+    }
+
+    @Test func expiredEntriesMakeRoomWithoutCountingAsForgotten() {
+        let table = RetiredBranches<Entry>(capacity: 2)
+        table.insert(Entry("a", expiresAt: start + .seconds(180)), now: start)
+        table.insert(Entry("b", expiresAt: start + .seconds(180)), now: start)
+        #expect(table.insert(Entry("c", expiresAt: start + .seconds(360)), now: start + .seconds(180)) == 0)
+        #expect(table.forgottenEarly == 0)
+        #expect(table.count == 1)
     }
 }

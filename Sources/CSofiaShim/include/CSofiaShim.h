@@ -76,6 +76,7 @@ tag_type_t swk_tag_ntatag_default_proxy(void);
 tag_type_t swk_tag_ntatag_branch_key(void);
 tag_type_t swk_tag_ntatag_user_via(void);
 tag_type_t swk_tag_ntatag_stateless(void);
+tag_type_t swk_tag_ntatag_s_irq_hash_used_ref(void);
 tag_type_t swk_tag_tptag_pong2ping(void);
 tag_type_t swk_tag_tptag_certificate(void);
 tag_type_t swk_tag_tptag_idle(void);
@@ -87,6 +88,7 @@ nta_agent_t *swk_nta_agent_create(su_root_t *root, url_string_t const *name,
                                   tagi_t const *tags);
 int swk_nta_agent_add_tport(nta_agent_t *agent, url_string_t const *name, tagi_t const *tags);
 int swk_nta_agent_set_params(nta_agent_t *agent, tagi_t const *tags);
+int swk_nta_agent_get_stats(nta_agent_t *agent, tagi_t const *tags);
 nta_leg_t *swk_nta_leg_tcreate(nta_agent_t *agent, nta_request_f *callback,
                                nta_leg_magic_t *magic, tagi_t const *tags);
 int swk_nta_incoming_treply(nta_incoming_t *irq, int status, char const *phrase,
