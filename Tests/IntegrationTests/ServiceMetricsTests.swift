@@ -150,7 +150,7 @@ import Testing
             pbx.send(invite)
             let onAnswering = try #require(answering.next(timeout: 5) { $0.method == "INVITE" })
             let onRinging = try #require(ringing.next(timeout: 5) { $0.method == "INVITE" })
-            #expect(transactions(become: "1.0", within: 5) == "1.0", "the INVITE's, while the call is live")
+            #expect(transactions(become: "1.0", within: 20) == "1.0", "the INVITE's, while the call is live")
 
             ringing.respond(to: onRinging, status: 180, phrase: "Ringing")
             answering.respond(to: onAnswering, status: 200, phrase: "OK", tag: "tag-a")
