@@ -230,7 +230,7 @@ final class CallProxy {
         guard call.hangUp == nil, call.record.hangingUp(bye) != nil else { return }
         call.hangUp = bye
         call.logger.debug("call hung up", metadata: ["call.hung_up_by": "\(call.record.hungUpBy?.rawValue ?? "-")"])
-        recorder.save(call.record)
+        recorder.save(call.record, saved: &call.saved)
     }
 
     // MARK: Timers
@@ -296,7 +296,7 @@ final class CallProxy {
         default:
             break
         }
-        call.savedPhase = recorder.afterEvent(event, fork: call.fork, savedPhase: call.savedPhase, record: call.record)
+        recorder.afterEvent(event, fork: call.fork, saved: &call.saved, record: call.record)
         if call.fork.isFinished {
             finish(key)
         } else if call.fork.phase == .ended {
@@ -310,7 +310,7 @@ final class CallProxy {
         call.releaseBranches()
         if call.request.finalStatus == nil { call.request.reply(500, "Call Not Completed") }
         if answeredCalls[call.fork.record.callID] == key { answeredCalls[call.fork.record.callID] = nil }
-        recorder.forgotten(fork: call.fork, savedPhase: call.savedPhase, record: call.record)
+        recorder.forgotten(fork: call.fork, saved: &call.saved, record: call.record)
     }
 
     private func perform(_ action: ForkAction, _ call: PendingCall) {

@@ -27,8 +27,8 @@ final class PendingCall {
     var finals: [BranchID: SIPResponse] = [:]
     /// What the caller's CANCEL said, to pass on to the branches.
     var cancelReason: String?
-    /// The phase in which the record was last handed to the writer.
-    var savedPhase: ForkPhase?
+    /// The record last handed to the writer, and the phase it was handed in.
+    var saved = SavedCallRecord()
     /// The answering device's dialog tag (the To tag of the first 2xx relayed).
     var answerTag: String?
     /// The BYE that ended the answered call, while the call is still kept.
