@@ -8,8 +8,8 @@ public struct TupleChanges: Sendable, Equatable {
     /// The last change these cover: the next read starts after it.
     public var through: Int64
     /// True when the changes after the asked point are no longer all known
-    /// (the feed keeps only its latest changes, or the database was
-    /// replaced): everything must be read again. `usernames` is empty then.
+    /// (the feed keeps only its latest changes), or the point is ahead of
+    /// the feed: everything must be read again. `usernames` is empty then.
     public var missed: Bool
     /// True when more changes follow `through` than this read returned.
     public var more: Bool

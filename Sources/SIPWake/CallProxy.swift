@@ -141,7 +141,7 @@ final class CallProxy {
         }
         // Another process wrote tuples: the index catches up, after this call's read.
         if let index = tupleIndex, index.askCatchUp() {
-            tuples.read { store in index.refresh(from: store) }
+            tuples.refresh { store in index.refresh(from: store) }
         }
     }
 

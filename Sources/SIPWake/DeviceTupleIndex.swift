@@ -12,8 +12,8 @@ import Synchronization
 /// (`TupleRepository.changes(after:limit:)`), which every writer feeds,
 /// the CLI and a user's removal included. It is used only when it is
 /// current: for each INVITE the call path reads the feed's latest change
-/// (`TupleChangeHead`, a few microseconds, never waiting) and compares it
-/// with the last change the index applied.
+/// (`TupleChangeHead`, a few microseconds, never waiting for a lock) and
+/// compares it with the last change the index applied.
 ///
 /// | who wrote tuples last | the next call's tuples come from |
 /// |---|---|
@@ -25,7 +25,9 @@ import Synchronization
 /// arrived. Lookups take a short lock and never wait on the disk: a
 /// catch-up reads the store first and only then takes that lock to swap in
 /// what it read. Catch-ups run one at a time, in order, on the writer's
-/// thread or a tuple thread, never on the SIP loop.
+/// thread or the tuple refresh queue, never on the SIP loop. A catch-up
+/// that fails (a row it cannot read) leaves the index behind: calls read
+/// the store, as they did before there was an index.
 public final class DeviceTupleIndex: Sendable {
     /// How many changes one catch-up step reads; how many tuples of one user are pushed.
     static let changesPerRead = 1000
@@ -80,14 +82,30 @@ public final class DeviceTupleIndex: Sendable {
         }
     }
 
-    /// `catchUp`, with a failure logged and counted: the index keeps what
-    /// it had and the next catch-up tries again from the same change.
+    /// The last failure warning, and the failures since it.
+    private let warned = Mutex<(at: ContinuousClock.Instant?, since: Int)>((nil, 0))
+    /// At most one warning a minute while catch-ups keep failing.
+    static let warningInterval = Duration.seconds(60)
+
+    /// `catchUp`, with a failure counted and logged (at most once a minute,
+    /// with the count): the index keeps what it had, calls read the store
+    /// meanwhile, and the next catch-up tries again from the same change.
     public func refresh(from store: any TupleRepository) {
         do {
             try catchUp(from: store)
         } catch {
             failures.increment()
-            logger.warning("device tuple index not refreshed", metadata: ["error": "\(error)"])
+            let now = ContinuousClock.now
+            let failed: Int? = warned.withLock { warned in
+                warned.since += 1
+                if let at = warned.at, now - at < Self.warningInterval { return nil }
+                defer { warned = (now, 0) }
+                return warned.since
+            }
+            if let failed {
+                logger.warning("device tuple index not refreshed: calls read the database meanwhile",
+                               metadata: ["error": "\(error)", "tuples.failures": "\(failed)"])
+            }
         }
     }
 
@@ -105,9 +123,11 @@ public final class DeviceTupleIndex: Sendable {
                 if changes.missed {
                     // Everything written up to `through` is in this read.
                     let all = try store.list(username: nil, limit: Int.max, offset: 0)
-                    let byUser = Dictionary(grouping: all, by: \.username)
+                    // In id order, as the per-user read: the same first `tuplesPerUser`.
+                    let byUser = Dictionary(grouping: all, by: \.username).mapValues { Array($0.prefix(Self.tuplesPerUser)) }
+                    let count = byUser.values.reduce(0) { $0 + $1.count }
                     entries.withLock {
-                        $0 = Entries(byUser: byUser, loaded: true, tupleCount: all.count, through: changes.through)
+                        $0 = Entries(byUser: byUser, loaded: true, tupleCount: count, through: changes.through)
                     }
                     reread = -1
                 } else {

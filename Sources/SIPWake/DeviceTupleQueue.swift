@@ -16,6 +16,7 @@ struct DeviceTupleQueue: Sendable {
     let store: any TupleRepository
     private let reads = DispatchQueue(label: "sipwake.tuples.read")
     private let writes = DispatchQueue(label: "sipwake.tuples.write")
+    private let refreshes = DispatchQueue(label: "sipwake.tuples.refresh")
 
     init(store: any TupleRepository) {
         self.store = store
@@ -29,10 +30,17 @@ struct DeviceTupleQueue: Sendable {
         writes.async { [store] in work(store) }
     }
 
-    /// Blocks until every read and write queued so far has run (shutdown:
-    /// the database closes after this).
+    /// Index catch-ups (`DeviceTupleIndex`), on a queue of their own: a
+    /// whole-table reload never delays a call's read.
+    func refresh(_ work: @escaping @Sendable (any TupleRepository) -> Void) {
+        refreshes.async { [store] in work(store) }
+    }
+
+    /// Blocks until every read, write and catch-up queued so far has run
+    /// (shutdown: the database closes after this).
     func drain() {
         reads.sync {}
         writes.sync {}
+        refreshes.sync {}
     }
 }

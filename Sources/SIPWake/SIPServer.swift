@@ -176,7 +176,7 @@ actor SIPServer: SIPRequestHandler {
     nonisolated func runTupleRefresh() async {
         guard let tupleIndex else { return }
         let store = tuples
-        let queue = DispatchQueue(label: "sipwake.tuples.refresh")
+        let queue = DispatchQueue(label: "sipwake.tuples.poll")
         while (try? await Task.sleep(for: Self.tupleRefreshInterval)) != nil {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 queue.async {

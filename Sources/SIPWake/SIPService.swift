@@ -53,7 +53,8 @@ public struct SIPService: Service {
         let usersVersion = try userStore.usersVersion()
         let users = try userStore.list()
         if let tupleIndex {
-            try tupleIndex.catchUp(from: stores.tuples)
+            // A failure is logged; calls read the database until a catch-up succeeds.
+            tupleIndex.refresh(from: stores.tuples)
             let held = tupleIndex.counts
             logger.debug("device tuples loaded", metadata: ["tuples.count": "\(held.tuples)", "users.count": "\(held.users)"])
         }

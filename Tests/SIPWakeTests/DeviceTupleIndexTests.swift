@@ -3,9 +3,11 @@ import Logging
 import Metrics
 import Model
 import Ports
+import Prometheus
 @testable import SIPWake
 import SQLiteStorage
 import Testing
+import TestSupport
 
 /// The call path's in-memory tuples: loaded whole, current before a write
 /// of this process returns, never used while another process's write is
@@ -120,14 +122,37 @@ import Testing
         for n in 0..<3 { try report(lab.otherStore, "bob", selector: "b\(n)", token: "b-\(n)") }
         try lab.other.pool.write { db in
             try db.execute(sql: "DELETE FROM device_tuples WHERE username = 'alice'")
-            // 3 tuples × 3,400 rewrites: 10,200 changes.
+            // 3 tuples × 3,400 new tokens: 10,200 changes.
             for _ in 0..<3400 {
-                try db.execute(sql: "UPDATE device_tuples SET token_calls = token_calls WHERE username = 'bob'")
+                try db.execute(sql: """
+                    UPDATE device_tuples SET token_calls = CASE WHEN token_calls LIKE '%-x'
+                        THEN substr(token_calls, 1, length(token_calls) - 2) ELSE token_calls || '-x' END
+                    WHERE username = 'bob'
+                    """)
             }
         }
         #expect(index.tuples(of: "bob") == nil)
         #expect(try index.catchUp(from: lab.store) == -1, "the feed lost track: every tuple is read again")
         #expect(index.tuples(of: "alice") == [])
         #expect(index.tuples(of: "bob")?.count == 3)
+    }
+
+    @Test func aCatchUpThatCannotReadIsCountedAndWarnedOnceAMinute() throws {
+        let lab = try Lab()
+        try report(lab.store, "alice", token: "a-1")
+        let registry = PrometheusCollectorRegistry()
+        let log = LogRecorder()
+        let index = DeviceTupleIndex(head: try SQLiteTupleChangeHead(database: lab.database), logger: log.logger,
+                                     failures: Counter(label: "sipwake_tuple_failures_total",
+                                                       factory: PrometheusMetricsFactory(registry: registry)))
+        try index.catchUp(from: lab.store)
+        try lab.database.close()
+        for _ in 0..<3 { index.refresh(from: lab.store) }
+        let counted = registry.emitToString().split(separator: "\n").first { $0.hasPrefix("sipwake_tuple_failures_total ") }
+        #expect(counted == "sipwake_tuple_failures_total 3")
+        let warnings = log.entries("device tuple index not refreshed: calls read the database meanwhile")
+        #expect(warnings.map(\.level) == [.warning], "one warning for the three failures within a minute")
+        #expect(warnings.first?.metadata["tuples.failures"] == "1")
+        #expect(index.tuples(of: "alice")?.first?.tokenCalls == "a-1", "what it had is kept")
     }
 }

@@ -52,6 +52,8 @@ final class TupleChangeFeedTests: XCTestCase {
         XCTAssertEqual(try changed(), ["alice"], "a report")
         _ = try report(store, "alice", token: "token-2")
         XCTAssertEqual(try changed(), ["alice"], "a new token")
+        _ = try report(store, "alice", token: "token-2")
+        XCTAssertEqual(try changed(), [], "the app reporting the same tokens at its next start")
         // The move rule: bob's slot takes alice's token with the same selector.
         _ = try report(store, "bob", token: "token-2")
         XCTAssertEqual(try changed(), ["alice", "bob"], "the token moved from alice to bob")

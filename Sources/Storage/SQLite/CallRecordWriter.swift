@@ -4,8 +4,9 @@ import Ports
 
 /// Puts call records on disk without the SIP loop ever waiting for it.
 ///
-/// The loop calls `save(_:)` when a call starts, ends, has an end push
-/// answered, and is forgotten, always with the whole record; and
+/// The loop calls `save(_:)` when a call starts, ends, is hung up, has an
+/// end push answered, and is forgotten, always with the whole record and
+/// only when it differs from the version it handed last; and
 /// `hangUp(_:)` when the BYE of an answered call comes after the call was
 /// forgotten. `save` only
 /// puts the record in a pending map (id → latest version) under a lock and
@@ -15,8 +16,9 @@ import Ports
 /// per state change (coalescing).
 ///
 /// A failed write is logged and counted (`failures`), and that version is
-/// lost; a later save of the call carries the whole story again, but a
-/// failed last save leaves the row at its previous version.
+/// lost; a later, different save of the call carries the whole story
+/// again, but a failed last save leaves the row at its previous version
+/// (a call left without its end is closed `interrupted` at the next start).
 ///
 /// Sendable: its stored properties are `let`s of `Sendable` types
 /// (`BatchingWriter`, `WriteCounters`, `Logger`).

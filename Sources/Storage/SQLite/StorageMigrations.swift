@@ -157,7 +157,11 @@ enum StorageMigrations {
         migrator.registerMigration(v5) { db in
             // Whose tuples changed, in commit order, written by triggers so
             // that every writer (the server, the CLI, a user removed with
-            // its tuples by the foreign key) is seen. The server keeps the
+            // its tuples by the foreign key) is seen. An update is a change
+            // only when a column a push reads takes another value: an app
+            // reporting the same tokens at every start is not one. A later
+            // migration that rebuilds `device_tuples` must create these
+            // triggers again. The server keeps the
             // tuples in memory for the call path and reads this feed to stay
             // current. Only the latest changes are kept: a reader further
             // behind sees the gap and reads every tuple again.
@@ -182,7 +186,12 @@ enum StorageMigrations {
                 END;
                 CREATE TRIGGER device_tuples_updated
                 AFTER UPDATE OF username, selector, app_id_calls, token_calls, app_id_other, token_other,
-                                platform, provider ON device_tuples BEGIN
+                                platform, provider ON device_tuples
+                WHEN old.username IS NOT new.username OR old.selector IS NOT new.selector
+                    OR old.app_id_calls IS NOT new.app_id_calls OR old.token_calls IS NOT new.token_calls
+                    OR old.app_id_other IS NOT new.app_id_other OR old.token_other IS NOT new.token_other
+                    OR old.platform IS NOT new.platform OR old.provider IS NOT new.provider
+                BEGIN
                     INSERT INTO device_tuple_changes (username) VALUES (old.username);
                     INSERT INTO device_tuple_changes (username)
                         SELECT new.username WHERE new.username <> old.username;
