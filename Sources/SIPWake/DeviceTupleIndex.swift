@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Metrics
 import Model
@@ -82,10 +83,10 @@ public final class DeviceTupleIndex: Sendable {
         }
     }
 
-    /// The last failure warning, and the failures since it.
-    private let warned = Mutex<(at: ContinuousClock.Instant?, since: Int)>((nil, 0))
+    /// Failed catch-ups not yet told in the log.
+    private let untold = Mutex(ThrottledCount(interval: DeviceTupleIndex.warningInterval))
     /// At most one warning a minute while catch-ups keep failing.
-    static let warningInterval = Duration.seconds(60)
+    static let warningInterval: TimeInterval = 60
 
     /// `catchUp`, with a failure counted and logged (at most once a minute,
     /// with the count): the index keeps what it had, calls read the store
@@ -95,14 +96,7 @@ public final class DeviceTupleIndex: Sendable {
             try catchUp(from: store)
         } catch {
             failures.increment()
-            let now = ContinuousClock.now
-            let failed: Int? = warned.withLock { warned in
-                warned.since += 1
-                if let at = warned.at, now - at < Self.warningInterval { return nil }
-                defer { warned = (now, 0) }
-                return warned.since
-            }
-            if let failed {
+            if let failed = untold.withLock({ $0.add(1, now: Date()) }) {
                 logger.warning("device tuple index not refreshed: calls read the database meanwhile",
                                metadata: ["error": "\(error)", "tuples.failures": "\(failed)"])
             }
