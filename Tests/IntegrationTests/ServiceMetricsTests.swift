@@ -61,7 +61,8 @@ import Testing
         let running = Task { try await group.run() }
         var readiness = ready.makeAsyncIterator()
         _ = await readiness.next()
-        try traffic(port)
+        // Off Swift's cooperative threads: the service's own timers need them.
+        try await withTaskExecutorPreference(BlockingWorkExecutor()) { try traffic(port) }
         await group.triggerGracefulShutdown()
         try await running.value
         return (registry.emitToString(), try store.list(limit: 100, offset: 0))
