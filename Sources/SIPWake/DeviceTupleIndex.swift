@@ -64,7 +64,15 @@ public final class DeviceTupleIndex: Sendable {
     /// loaded, or the feed cannot be read at once: the caller reads the
     /// store then (and `askCatchUp`).
     public func tuples(of username: String) -> [DeviceTuple]? {
-        guard let latest = head.latest() else { return nil }
+        guard let latest = head.latest() else {
+            // The file is locked or closed: counted, and told once a minute at most.
+            failures.increment()
+            if let failed = headUntold.withLock({ $0.add(1, now: Date()) }) {
+                logger.warning("device tuple feed not readable: calls read the database meanwhile",
+                               metadata: ["tuples.failures": "\(failed)"])
+            }
+            return nil
+        }
         return entries.withLock { $0.loaded && $0.through == latest ? $0.byUser[username] ?? [] : nil }
     }
 
@@ -83,8 +91,9 @@ public final class DeviceTupleIndex: Sendable {
         }
     }
 
-    /// Failed catch-ups not yet told in the log.
+    /// Failed catch-ups, and feed reads that could not answer, not yet told in the log.
     private let untold = Mutex(ThrottledCount(interval: DeviceTupleIndex.warningInterval))
+    private let headUntold = Mutex(ThrottledCount(interval: DeviceTupleIndex.warningInterval))
     /// At most one warning a minute while catch-ups keep failing.
     static let warningInterval: TimeInterval = 60
 
@@ -120,9 +129,10 @@ public final class DeviceTupleIndex: Sendable {
                     // In id order, as the per-user read: the same first `tuplesPerUser`.
                     let byUser = Dictionary(grouping: all, by: \.username).mapValues { Array($0.prefix(Self.tuplesPerUser)) }
                     let count = byUser.values.reduce(0) { $0 + $1.count }
-                    entries.withLock {
-                        $0 = Entries(byUser: byUser, loaded: true, tupleCount: count, through: changes.through)
-                    }
+                    // The old table is freed after the lock is let go: a lookup
+                    // from the SIP loop never waits for a large deallocation.
+                    var replaced = Entries(byUser: byUser, loaded: true, tupleCount: count, through: changes.through)
+                    entries.withLock { swap(&$0, &replaced) }
                     reread = -1
                 } else {
                     var read: [String: [DeviceTuple]] = [:]

@@ -530,6 +530,16 @@ final class CallFlowTests: IntegrationTestCase {
         let (fourth, _) = try await unansweredCall(lab, pushID: "pair-index-4", timeout: .seconds(10))
         XCTAssertEqual(fourth, 480)
         XCTAssertEqual(lab.gateway.pushes("NotifyIncomingCall").filter { $0["Id"] == "pair-index-4" }.count, 0)
+
+        // Another process adds a device while no call comes: the server's
+        // own refresh catches up, so the next call is served from memory.
+        try addTuple(lab, selector: "sel-index-2", token: "token-third")
+        try await Task.sleep(for: .seconds(2))
+        let (fifth, _) = try await unansweredCall(lab, pushID: "pair-index-5", timeout: .seconds(10))
+        XCTAssertEqual(fifth, 480)
+        XCTAssertEqual(tupleSource(lab, "pair-index-5"), "memory", "caught up without a call asking")
+        XCTAssertEqual(lab.gateway.pushes("NotifyIncomingCall").filter { $0["Id"] == "pair-index-5" }
+            .map { $0["DeviceToken"] }, ["token-third"])
     }
 
     func testStaleTokenDeletesTheTupleAndTheCallFailsFast() async throws {

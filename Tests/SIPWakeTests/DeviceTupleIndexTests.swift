@@ -155,4 +155,45 @@ import TestSupport
         #expect(warnings.first?.metadata["tuples.failures"] == "1")
         #expect(index.tuples(of: "alice")?.first?.tokenCalls == "a-1", "what it had is kept")
     }
+
+    /// A feed that cannot be read at once (the file locked by a `VACUUM`, say).
+    struct UnreadableHead: TupleChangeHead {
+        func latest() -> Int64? { nil }
+    }
+
+    @Test func aFeedThatCannotBeReadSendsCallsToTheStoreAndIsCountedAndWarnedOnceAMinute() throws {
+        let lab = try Lab()
+        try report(lab.store, "alice", token: "a-1")
+        let registry = PrometheusCollectorRegistry()
+        let log = LogRecorder()
+        let index = DeviceTupleIndex(head: UnreadableHead(), logger: log.logger,
+                                     failures: Counter(label: "sipwake_tuple_failures_total",
+                                                       factory: PrometheusMetricsFactory(registry: registry)))
+        try index.catchUp(from: lab.store)
+        for _ in 0..<3 { #expect(index.tuples(of: "alice") == nil, "not known to be current: the store is read") }
+        let counted = registry.emitToString().split(separator: "\n").first { $0.hasPrefix("sipwake_tuple_failures_total ") }
+        #expect(counted == "sipwake_tuple_failures_total 3")
+        let warnings = log.entries("device tuple feed not readable: calls read the database meanwhile")
+        #expect(warnings.map(\.level) == [.warning])
+    }
+
+    @Test func aWholeTableReadKeepsTheSameTuplesOfAUserAsAReadOfThatUser() throws {
+        let lab = try Lab()
+        try lab.database.pool.write { db in
+            try db.execute(sql: """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(DeviceTupleIndex.tuplesPerUser + 5))
+                INSERT INTO device_tuples (username, selector, app_id_calls, token_calls, created_at, last_seen_at)
+                SELECT 'alice', 'sel-' || i, 'com.example.voip', 'tok-' || i, 0, 0 FROM n
+                """)
+        }
+        let index = try index(lab)
+        #expect(try index.catchUp(from: lab.store) == -1)
+        let whole = try #require(index.tuples(of: "alice"))
+        #expect(whole.count == DeviceTupleIndex.tuplesPerUser)
+        #expect(index.counts.tuples == DeviceTupleIndex.tuplesPerUser)
+        // A change of hers makes the next catch-up read her alone: the same tuples.
+        try report(lab.otherStore, "alice", selector: "sel-1", token: "tok-1-new")
+        #expect(try index.catchUp(from: lab.store) == 1)
+        #expect(index.tuples(of: "alice")?.map(\.id) == whole.map(\.id))
+    }
 }
