@@ -49,7 +49,7 @@ public struct PushMessage: Sendable, Equatable {
                 selector: String, pairingID: String, callerDisplayName: String?, callerUser: String?,
                 callerDomain: String?, media: String?, badge: Int?, sound: String?, sentAt: Date,
                 expiresAt: Date? = nil, callee: String = "", callerURI: String? = nil, callStartedAt: Date? = nil,
-                eventID: UUID = UUID(), callOutcome: CallOutcome? = nil, calledNumber: String? = nil,
+                eventID: UUID = .random(), callOutcome: CallOutcome? = nil, calledNumber: String? = nil,
                 purr: String? = nil) {
         self.provider = provider
         self.event = event

@@ -51,16 +51,24 @@ final class PushTransfer {
     /// Takes one header line of the answer. A status line starts the headers
     /// afresh: after `100 Continue` only the final answer's headers count.
     func appendHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        let line = String(decoding: bytes, as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
+        if bytes.starts(with: "HTTP/".utf8) {
             headers.removeAll()
             return
         }
-        guard headers.count < Self.maxHeaderCount, let colon = line.firstIndex(of: ":") else { return }
-        let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+        guard headers.count < Self.maxHeaderCount, let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let name = Self.trimmed(bytes[..<colon])
         guard !name.isEmpty else { return }
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-        headers.append(PushHTTPHeader(name, value))
+        let value = Self.trimmed(bytes[(colon + 1)...])
+        headers.append(PushHTTPHeader(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+    }
+
+    /// Without the spaces, tabs and line ends around it (byte by byte:
+    /// Foundation's `trimmingCharacters` was a tenth of this thread's time).
+    static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }),
+              let last = bytes.lastIndex(where: { !isSpace($0) }) else { return bytes[bytes.startIndex..<bytes.startIndex] }
+        return bytes[first...last]
     }
 
     var errorMessage: String {

@@ -39,9 +39,9 @@ final class BindingKeepalive {
         let route = BindingRoute(binding)
         let tags = SofiaTagList()
             .requestLine("OPTIONS", binding.contact)
-            .from("\(fromURI);tag=\(UUID().uuidString.prefix(8))")
+            .from("\(fromURI);tag=\(UUID.random().uuidString.prefix(8))")
             .to("<\(binding.contact)>")
-            .callID(UUID().uuidString)
+            .callID(UUID.random().uuidString)
             .cseq(1, "OPTIONS")
             .maxForwards(70)
         for value in route.routeHeaders { tags.header("Route", value) }

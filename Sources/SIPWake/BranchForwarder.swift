@@ -20,7 +20,7 @@ struct BranchForwarder {
         if !hasPushID { request.addHeader("X-Push-ID", pairingID) }
         request.prependRoutes(route.routeHeaders)
         let calleeToken = RecordRouteToken(flow: binding.path.isEmpty ? binding.source : nil)
-            .encoded(callID: callID, secret: settings.tokenSecret)
+            .encoded(callID: callID, key: settings.tokenKey)
         request.prependRecordRoutes([
             settings.recordRoute(transport: binding.source.transport, token: calleeToken),
             settings.recordRoute(transport: callerTransport, token: callerToken),

@@ -88,18 +88,18 @@ final class CallProxy {
             request.reply(483, "Too Many Hops")
             return
         }
-        let callID = message.callID ?? UUID().uuidString
-        let pairingID = Self.pushID(of: message) ?? (settings.pairingFromUUID ? UUID().uuidString : callID)
+        let callID = message.callID ?? UUID.random().uuidString
+        let pairingID = Self.pushID(of: message) ?? (settings.pairingFromUUID ? UUID.random().uuidString : callID)
         let from = message.fromURI
         let caller = CallerInfo(uri: from?.description ?? "", displayName: message.fromDisplay.map(Self.unquote),
                                 user: from?.user, domain: from?.host)
         let media = (message.body ?? "").range(of: "m=video", options: .caseInsensitive) != nil ? "video" : "audio"
-        let key = UUID().uuidString
+        let key = UUID.random().uuidString
         let now = clock()
         let fork = CallFork(recordID: key, pairingID: pairingID, callID: callID, callee: aor, caller: caller,
                             settings: settings.fork, now: now)
         let callerToken = RecordRouteToken(flow: Self.flow(of: request.source, trusted: callerTrusted))
-            .encoded(callID: callID, secret: settings.tokenSecret)
+            .encoded(callID: callID, key: settings.tokenKey)
         var logger = self.logger
         logger[metadataKey: "call.pairing_id"] = "\(pairingID)"
         logger[metadataKey: "sip.call_id"] = "\(callID)"
@@ -489,9 +489,9 @@ final class CallProxy {
         let route = BindingRoute(binding)
         let tags = SofiaTagList()
             .requestLine("MESSAGE", binding.contact)
-            .from("<sip:\(call.caller.user ?? "sipwake")@\(call.caller.domain ?? settings.domain)>;tag=\(UUID().uuidString.prefix(8))")
+            .from("<sip:\(call.caller.user ?? "sipwake")@\(call.caller.domain ?? settings.domain)>;tag=\(UUID.random().uuidString.prefix(8))")
             .to("<sip:\(binding.aor)@\(settings.domain)>")
-            .callID(UUID().uuidString)
+            .callID(UUID.random().uuidString)
             .cseq(1, "MESSAGE")
             .maxForwards(70)
             .header("X-Push-ID", call.pairingID)

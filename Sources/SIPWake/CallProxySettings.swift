@@ -18,7 +18,7 @@ struct CallProxySettings: Sendable {
     /// Port of each transport sipwake listens on, for Record-Route.
     var ports: [SIPTransport: Int] = [:]
     /// Key of the Record-Route tokens.
-    var tokenSecret: [UInt8] = []
+    var tokenKey = RecordRouteKey(secret: [])
     /// Addresses whose requests are not challenged (the PBX), and whether
     /// digest authentication is on at all.
     var trustedPeers: [TrustedPeer] = []
@@ -59,7 +59,7 @@ struct CallProxySettings: Sendable {
             guard let transport = SIPTransport(rawValue: address.transport.rawValue), ports[transport] == nil else { continue }
             ports[transport] = address.port
         }
-        self.tokenSecret = tokenSecret
+        tokenKey = RecordRouteKey(secret: tokenSecret)
         trustedPeers = config.auth.trustedPeers
         authEnabled = config.auth.enabled
         self.pushEnabled = pushEnabled

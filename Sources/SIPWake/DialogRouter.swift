@@ -42,7 +42,7 @@ final class DialogRouter {
         let callID = message.callID ?? ""
         var tokens: [RecordRouteToken] = []
         while let top = copy.routes.first, let value = Self.tokenValue(top) {
-            guard let token = RecordRouteToken(encoded: value, callID: callID, secret: settings.tokenSecret) else {
+            guard let token = RecordRouteToken(encoded: value, callID: callID, key: settings.tokenKey) else {
                 logger.notice("forged route refused", metadata: ["client.address": "\(request.source.host)", "sip.call_id": "\(callID)"])
                 return fail(request, 403, "Forbidden")
             }
@@ -90,8 +90,8 @@ final class DialogRouter {
         while let top = copy.routes.first, Self.tokenValue(top) != nil { copy.popRoute() }
         let callID = request.message.callID ?? ""
         let phoneSide = RecordRouteToken(flow: CallProxy.flow(of: request.source, trusted: false))
-            .encoded(callID: callID, secret: settings.tokenSecret)
-        let pbxSide = RecordRouteToken(flow: nil).encoded(callID: callID, secret: settings.tokenSecret)
+            .encoded(callID: callID, key: settings.tokenKey)
+        let pbxSide = RecordRouteToken(flow: nil).encoded(callID: callID, key: settings.tokenKey)
         let outboundTransport = Self.transport(of: outboundProxy)
         copy.prependRecordRoutes([
             settings.recordRoute(transport: outboundTransport, token: pbxSide),

@@ -261,7 +261,7 @@ final class PNSRegistrations {
                                         appID: tuple.appIDOther ?? tuple.appIDCalls ?? "", token: other)
         let refreshed = other != nil && schedule.before > 0 && schedule.lead(expiresAt: expiresAt, now: now) > 0
         let purr = schedule.registered(key, expiresAt: expiresAt, now: now, pushes: refreshed) {
-            UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            UUID.random().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         }
         return (purr, refreshed)
     }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Model
 import Registrar
@@ -17,17 +16,17 @@ struct RecordRouteToken: Equatable {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// `udp~203.0.113.7~40123~0.MAC`, or `-.MAC`.
-    func encoded(callID: String, secret: [UInt8]) -> String {
+    func encoded(callID: String, key: RecordRouteKey) -> String {
         let body = flow.map { "\($0.transport.rawValue)~\($0.host)~\($0.port)~\($0.connectionID ?? 0)" } ?? "-"
-        return "\(body).\(Self.mac(body, callID: callID, secret: secret))"
+        return "\(body).\(Self.mac(body, callID: callID, key: key))"
     }
 
     /// Reads and checks a token; nil when it is malformed or was not signed here.
-    init?(encoded: String, callID: String, secret: [UInt8]) {
+    init?(encoded: String, callID: String, key: RecordRouteKey) {
         guard let dot = encoded.lastIndex(of: ".") else { return nil }
         let body = String(encoded[..<dot])
         let mac = String(encoded[encoded.index(after: dot)...])
-        guard ConstantTimeComparison.equals(mac, Self.mac(body, callID: callID, secret: secret)) else { return nil }
+        guard ConstantTimeComparison.equals(mac, Self.mac(body, callID: callID, key: key)) else { return nil }
         if body == "-" {
             flow = nil
             return
@@ -43,12 +42,10 @@ struct RecordRouteToken: Equatable {
         self.flow = flow
     }
 
-    private static func mac(_ body: String, callID: String, secret: [UInt8]) -> String {
-        let key = SymmetricKey(data: secret)
-        let code = HMAC<SHA256>.authenticationCode(for: Array("\(body)|\(callID)".utf8), using: key)
+    private static func mac(_ body: String, callID: String, key: RecordRouteKey) -> String {
         var hex = [UInt8]()
         hex.reserveCapacity(16)
-        for byte in code.prefix(8) {
+        for byte in key.code(body, callID) {
             hex.append(Self.hexDigits[Int(byte >> 4)])
             hex.append(Self.hexDigits[Int(byte & 0x0f)])
         }

@@ -39,7 +39,7 @@ struct RejectedCalls {
         case .record:
             let from = message.fromURI
             sink.save(Self.record(
-                id: UUID().uuidString, pairingID: CallProxy.pushID(of: message) ?? "", callID: message.callID ?? "",
+                id: UUID.random().uuidString, pairingID: CallProxy.pushID(of: message) ?? "", callID: message.callID ?? "",
                 callee: callee?.lowercased() ?? "", caller: from?.description ?? "",
                 callerDisplayName: message.fromDisplay.flatMap { $0.isEmpty ? nil : CallProxy.unquote($0) },
                 source: request.source, at: now,

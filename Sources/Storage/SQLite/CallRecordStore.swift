@@ -186,14 +186,11 @@ public struct CallRecordStore: CallRecordArchive {
     // MARK: - Rows
 
     /// Validates and encodes `record`.
-    /// - Throws: `invalidField` for an empty id; `EncodingError` for a time
-    ///   JSON cannot hold (not finite).
+    /// - Throws: `invalidField` for an empty id; `CallRecordJSONWriter.NotFinite`
+    ///   for a time JSON cannot hold.
     static func encoded(_ record: CallRecord) throws -> CallRecordRow {
         guard !record.id.isEmpty else { throw StorageError.invalidField(name: "id", reason: "must not be empty") }
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let json = String(decoding: try encoder.encode(record), as: UTF8.self)
+        let json = try CallRecordJSONWriter.json(record)
         return CallRecordRow(
             id: record.id, pairingID: record.pairingID, callID: record.callID, callee: record.callee,
             caller: record.caller, startedAt: record.startedAt.timeIntervalSince1970,

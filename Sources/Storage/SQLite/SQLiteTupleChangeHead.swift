@@ -19,9 +19,14 @@ public final class SQLiteTupleChangeHead: TupleChangeHead {
         queue = try DatabaseQueue(path: database.path, configuration: configuration)
     }
 
+    /// One statement, compiled once, in SQLite's own implicit read
+    /// transaction: a `BEGIN`/`COMMIT` around a single `SELECT` would add
+    /// two statements to compile and run on the SIP loop for every INVITE.
     public func latest() -> Int64? {
-        try? queue.read { db in
-            try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'device_tuple_changes'") ?? 0
+        try? queue.unsafeRead { db in
+            let statement = try db.cachedStatement(
+                sql: "SELECT seq FROM sqlite_sequence WHERE name = 'device_tuple_changes'")
+            return try Int64.fetchOne(statement) ?? 0
         }
     }
 }
