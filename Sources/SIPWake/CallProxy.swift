@@ -93,7 +93,7 @@ final class CallProxy {
         let from = message.fromURI
         let caller = CallerInfo(uri: from?.description ?? "", displayName: message.fromDisplay.map(Self.unquote),
                                 user: from?.user, domain: from?.host)
-        let media = (message.body ?? "").range(of: "m=video", options: .caseInsensitive) != nil ? "video" : "audio"
+        let media = Self.media(ofSDP: message.body)
         let key = UUID.random().uuidString
         let now = clock()
         let fork = CallFork(recordID: key, pairingID: pairingID, callID: callID, callee: aor, caller: caller,
@@ -150,6 +150,17 @@ final class CallProxy {
     /// within the cap. The caller answers it.
     func refused(_ request: IncomingRequest, callee: String?, status: Int, reason: String) {
         rejected.refused(request, callee: callee, status: status, reason: reason, now: clock())
+    }
+
+    /// "video" when the offer has a video stream (an `m=video` line, in any
+    /// case), else "audio". Byte by byte: the SIP loop reads every INVITE's body.
+    static func media(ofSDP body: String?) -> String {
+        guard let body else { return "audio" }
+        let marker = Array("m=video".utf8)
+        let video = body.utf8.split(separator: UInt8(ascii: "\n")).contains { line in
+            line.count >= marker.count && zip(line, marker).allSatisfy { $0 | 0x20 == $1 }
+        }
+        return video ? "video" : "audio"
     }
 
     /// The user's device tuples as push targets; `switchedOff`: per app

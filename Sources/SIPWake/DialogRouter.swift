@@ -139,7 +139,7 @@ final class DialogRouter {
 
     static func tokenValue(_ route: String) -> String? {
         let marker = ";\(RecordRouteToken.parameter)="
-        guard let range = route.range(of: marker) else { return nil }
+        guard let range = route.firstRange(of: marker) else { return nil }
         let rest = route[range.upperBound...]
         let end = rest.firstIndex { $0 == ";" || $0 == ">" || $0 == "," } ?? rest.endIndex
         return String(rest[..<end])
