@@ -2,6 +2,7 @@ import CSofiaSIP
 import CSofiaShim
 import Foundation
 import Glibc
+import Model
 import Synchronization
 
 /// The SIP loop: one thread running Sofia's `su_root`, and the serial executor
@@ -45,6 +46,11 @@ public final class SIPLoop: SerialExecutor, @unchecked Sendable {
     /// A wake-up for `deferred` is already on its way (loop thread only).
     private var deferredWakeArmed = false
     private let name: String
+    private let runsAhead = Mutex(false)
+
+    /// Whether the loop thread runs at `ThreadPriority.sipLoop` (the system
+    /// allowed the raise), for the start-up log.
+    public var runsAheadOfBackgroundThreads: Bool { runsAhead.withLock { $0 } }
 
     public init(name: String = "sip-loop") {
         self.name = name
@@ -156,6 +162,9 @@ public final class SIPLoop: SerialExecutor, @unchecked Sendable {
         loopThread = pthread_self()
         // Name the OS thread so `top -H` and perf show the SIP loop.
         _ = swk_set_current_thread_name(String(name.prefix(15)))
+        // Ahead of sipwake's background threads when the system allows it.
+        let ahead = ThreadPriority.set(ThreadPriority.sipLoop)
+        runsAhead.withLock { $0 = ahead }
         su_init()
         guard let root = su_root_create(nil) else {
             failure.withLock { $0 = "su_root_create failed" }

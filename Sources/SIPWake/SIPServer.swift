@@ -143,7 +143,8 @@ actor SIPServer: SIPRequestHandler {
         messages.agent = agent
         logger.info("sip listening", metadata: [
             "sip.listen": "\(listeners.map { "\($0.transport.rawValue):\($0.host):\($0.port)" }.joined(separator: ","))",
-            "bindings.count": "\(registrar.table.count)", "users.count": "\(users.count)"])
+            "bindings.count": "\(registrar.table.count)", "users.count": "\(users.count)",
+            "sip.loop_priority": "\(loop.runsAheadOfBackgroundThreads ? "raised" : "normal")"])
     }
 
     // MARK: Timers and lookups (child tasks of `SIPService.run`, cancelled at shutdown)

@@ -86,6 +86,19 @@ final class CallRecordWriterTests: XCTestCase {
         writer.shutdown()
     }
 
+    /// Records can wait a moment when the machine is busy; the SIP loop cannot.
+    func testTheWriterThreadRunsBelowTheSIPLoop() throws {
+        let store = CallRecordStore(database: try TestDatabase.open(self))
+        let writer = CallRecordWriter(store: store, logger: logger)
+        writer.start()
+        writer.save(CallRecordFixture.record(1))
+        writer.flush()
+        let values = threadNiceValues(named: "call-records")
+        XCTAssertFalse(values.isEmpty)
+        XCTAssertEqual(Set(values), [Int(ThreadPriority.background)])
+        writer.shutdown()
+    }
+
     func testFlushOnAWriterNeverStartedStartsIt() throws {
         let store = CallRecordStore(database: try TestDatabase.open(self))
         let writer = CallRecordWriter(store: store, logger: logger)

@@ -14,7 +14,7 @@ import Model
 /// it, so their `deinit` can still shut the thread down.
 ///
 /// Why `@unchecked Sendable` is safe:
-/// - `threadName`, `logger`, the messages, `write` and `condition` are
+/// - `threadName`, `nice`, `logger`, the messages, `write` and `condition` are
 ///   `let`s of `Sendable` types
 ///   (`NSCondition` is a lock meant to be shared between threads).
 /// - Every `var` (`queue`, the sequence numbers, the flags, `thread`) is
@@ -24,6 +24,7 @@ import Model
 ///   moved out of `queue` under the lock, so the thread owns it alone.
 final class BatchingWriter<Queue: PendingWrites>: @unchecked Sendable {
     private let threadName: String
+    private let nice: Int32
     private let logger: Logger
     private let startedMessage: Logger.Message
     private let stoppedMessage: Logger.Message
@@ -43,10 +44,12 @@ final class BatchingWriter<Queue: PendingWrites>: @unchecked Sendable {
 
     /// `threadName` is what `top -H` and debuggers show (Linux thread names
     /// are at most 15 bytes). The thread logs `started` and `stopped` at
-    /// debug level. `write` is called on the thread, once per batch.
-    init(threadName: String, queue: Queue, logger: Logger, started: Logger.Message, stopped: Logger.Message,
-         write: @escaping @Sendable (Queue.Batch) -> Void) {
+    /// debug level. `write` is called on the thread, once per batch. `nice`:
+    /// the thread's priority (`ThreadPriority`); 0 keeps the process's.
+    init(threadName: String, nice: Int32 = 0, queue: Queue, logger: Logger, started: Logger.Message,
+         stopped: Logger.Message, write: @escaping @Sendable (Queue.Batch) -> Void) {
         self.threadName = threadName
+        self.nice = nice
         self.logger = logger
         self.startedMessage = started
         self.stoppedMessage = stopped
@@ -61,8 +64,10 @@ final class BatchingWriter<Queue: PendingWrites>: @unchecked Sendable {
         condition.unlock()
         guard !already else { return }
         let name = threadName
+        let nice = self.nice
         let thread = Thread { [self] in
             ThreadName.set(name)
+            if nice != 0 { ThreadPriority.set(nice) }
             self.run()
         }
         condition.lock()

@@ -39,7 +39,8 @@ public final class CallRecordWriter: CallRecordSink {
         self.counters = counters
         self.logger = logger
         queue = BatchingWriter(
-            threadName: Self.threadName, queue: CallRecordWriteQueue(), logger: logger,
+            // Records can wait a moment; the SIP loop and the bindings' commits cannot.
+            threadName: Self.threadName, nice: ThreadPriority.background, queue: CallRecordWriteQueue(), logger: logger,
             started: "Call record writer started", stopped: "Call record writer stopped"
         ) { batchWrite.write($0) }
     }
