@@ -1,4 +1,5 @@
 import Metrics
+import Model
 
 /// What the forking proxy counts and times.
 struct CallMetrics {
@@ -23,6 +24,8 @@ struct CallMetrics {
     let pushLatency: Timer
     /// REGISTER received → the late branch sent.
     let lateForkLatency: Timer
+    /// Calls ended, by outcome (`sipwake_calls_ended_total{outcome}`).
+    let ended: [CallOutcome: Counter]
 
     /// `factory` is the metrics backend `serve` set up.
     init(factory: any MetricsFactory) {
@@ -47,5 +50,8 @@ struct CallMetrics {
         forkLatency = Timer(label: "sipwake_call_fork_seconds", factory: factory)
         pushLatency = Timer(label: "sipwake_call_push_seconds", factory: factory)
         lateForkLatency = Timer(label: "sipwake_late_fork_seconds", factory: factory)
+        ended = Dictionary(uniqueKeysWithValues: CallOutcome.allCases.map { outcome in
+            (outcome, Counter(label: "sipwake_calls_ended_total", dimensions: [("outcome", outcome.rawValue)], factory: factory))
+        })
     }
 }

@@ -288,8 +288,10 @@ final class CallProxy {
 
     private func handle(_ key: String, _ event: ForkEvent) {
         guard let call = calls[key] else { return }
+        let wasOpen = call.fork.phase == .starting || call.fork.phase == .live
         let actions = call.fork.handle(event, now: clock())
         for action in actions { perform(action, call) }
+        if wasOpen, call.fork.phase == .ended || call.fork.phase == .finished { ended(call) }
         switch event {
         case .start(_, let targets, let wakeupHold):
             let elapsed = ContinuousClock.now - call.request.receivedAt
@@ -314,6 +316,21 @@ final class CallProxy {
             // The caller has its answer; the call lingers for its grace period.
             call.request.releaseTransaction()
         }
+    }
+
+    /// The caller has its final response: one line and one count per call.
+    private func ended(_ call: PendingCall) {
+        let record = call.fork.record
+        let outcome = record.outcome ?? .interrupted
+        metrics.ended[outcome]?.increment()
+        var metadata: Logger.Metadata = [
+            "call.callee": "\(record.callee)", "call.outcome": "\(outcome.rawValue)",
+            "call.status": "\(record.finalStatus.map(String.init) ?? "-")",
+            "call.pushes": "\(record.pushes.count)", "call.branches": "\(record.branches.count)"]
+        if outcome == .answered, let answered = record.endedAt {
+            metadata["call.answer_ms"] = "\(Int((answered.timeIntervalSince(record.startedAt) * 1000).rounded()))"
+        }
+        call.logger.info("call ended", metadata: metadata)
     }
 
     private func finish(_ key: String) {

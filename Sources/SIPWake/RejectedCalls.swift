@@ -31,6 +31,7 @@ struct RejectedCalls {
     mutating func refused(_ request: IncomingRequest, callee: String?, status: Int, reason: String, now: Date) {
         let message = request.message
         metrics.rejected.increment()
+        metrics.ended[.rejected]?.increment()
         logger.debug("call rejected", metadata: [
             "sip.call_id": "\(message.callID ?? "")", "call.callee": "\(callee ?? "")", "sip.status": "\(status)",
             "call.reason": "\(reason)", "client.address": "\(request.source.host)"])

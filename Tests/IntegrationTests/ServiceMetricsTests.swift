@@ -7,6 +7,7 @@ import Registrar
 import SIPWake
 import SQLiteStorage
 import ServiceLifecycle
+import TestSupport
 import Testing
 
 /// Real SIP traffic moves the counters of the metrics backend the SIP
@@ -20,7 +21,7 @@ import Testing
     /// the metrics text and the call records it wrote (when `records`). The
     /// metrics go to `registry`, which `traffic` may read as it goes.
     func run(trustedPeers: [String] = [], extraConfig: String = "", records: Bool = false,
-             registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+             registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), log: LogRecorder? = nil,
              traffic: (Int) throws -> Void) async throws -> (metrics: String, calls: [CallRecord]) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -49,7 +50,7 @@ import Testing
             ha1MD5: DigestHash.ha1(username: "alice", realm: realm, password: "alice-secret", algorithm: .md5),
             ha1SHA256: DigestHash.ha1(username: "alice", realm: realm, password: "alice-secret", algorithm: .sha256))
 
-        let logger = Logger(label: "metrics-test") { _ in SwiftLogNoOpLogHandler() }
+        let logger = log?.logger ?? Logger(label: "metrics-test") { _ in SwiftLogNoOpLogHandler() }
         let (ready, readySignal) = AsyncStream.makeStream(of: Void.self)
         let store = CallRecordStore(database: database)
         let service = SIPService(
@@ -103,10 +104,11 @@ import Testing
     }
 
     @Test func aRefusedCallPastTheRecordCapIsCountedNotRecorded() async throws {
+        let log = LogRecorder()
         let (text, calls) = try await run(trustedPeers: ["127.0.0.1"], extraConfig: """
             [calls]
             rejected_records_per_minute = 0
-            """, records: true) { port in
+            """, records: true, log: log) { port in
             let socket = try RawSIPSocket(udpTo: port)
             socket.send(socket.request(method: "INVITE", uri: "sip:nobody@localhost"))
             #expect(RawDigestClient.status(socket.receive()) == 404)
@@ -119,6 +121,20 @@ import Testing
         #expect(value("sipwake_calls_rejected_total", in: text) == "1", "\(text)")
         #expect(value("sipwake_calls_rejected_unrecorded_total", in: text) == "1", "\(text)")
         #expect(calls.map(\.outcome) == [.noDevices], "the refused call is over the cap: \(calls)")
+        // Calls by outcome, the refused one included.
+        #expect(value(#"sipwake_calls_ended_total{outcome="rejected"}"#, in: text) == "1", "\(text)")
+        #expect(value(#"sipwake_calls_ended_total{outcome="no-devices"}"#, in: text) == "1", "\(text)")
+        #expect(value(#"sipwake_calls_ended_total{outcome="answered"}"#, in: text) == "0", "\(text)")
+        // One line per call that was forked, at info, with what an operator asks first.
+        let ended = log.entries("call ended")
+        #expect(ended.count == 1, "\(log.recordedWithMetadata)")
+        #expect(ended.first?.level == .info)
+        #expect(ended.first.map { ["call.callee", "call.outcome", "call.status", "call.pushes", "call.branches",
+                                   "call.pairing_id", "sip.call_id"].allSatisfy($0.metadata.keys.contains) } == true,
+                "\(ended)")
+        #expect(ended.first?.metadata["call.outcome"] == "no-devices")
+        #expect(ended.first?.metadata["call.status"] == "480")
+        #expect(ended.first?.metadata["call.answer_ms"] == nil, "only an answered call has a time to answer")
     }
 
     /// An answered call lets go of its INVITE's server transaction while it
@@ -129,7 +145,8 @@ import Testing
     /// PBX, and the PBX's ACK still reaches the device.
     @Test func anAnsweredCallLetsGoOfItsServerTransactionWhileItLingers() async throws {
         let registry = PrometheusCollectorRegistry()
-        _ = try await run(trustedPeers: ["127.0.0.2"], registry: registry) { port in
+        let log = LogRecorder()
+        _ = try await run(trustedPeers: ["127.0.0.2"], registry: registry, log: log) { port in
             /// Waits for the gauge to read `expected` (it is sampled every second).
             func transactions(become expected: String, within seconds: Int) -> String? {
                 var seen: String?
@@ -187,5 +204,12 @@ import Testing
             pbx.send(ack)
             #expect(answering.next(timeout: 5) { $0.method == "ACK" } != nil, "the PBX's ACK reaches the device")
         }
+        let text = registry.emitToString()
+        #expect(value(#"sipwake_calls_ended_total{outcome="answered"}"#, in: text) == "1", "\(text)")
+        let ended = log.entries("call ended")
+        #expect(ended.count == 1, "\(log.recordedWithMetadata)")
+        #expect(ended.first?.metadata["call.outcome"] == "answered")
+        #expect(ended.first?.metadata["call.branches"] == "2")
+        #expect(ended.first?.metadata["call.answer_ms"].flatMap(Int.init).map { $0 >= 0 } == true, "\(ended)")
     }
 }
