@@ -364,6 +364,18 @@ public struct CallFork: Sendable {
         }
     }
 
+    /// The first incoming-call push of this call that went to the device
+    /// `binding` is (by instance id, push token or selector, as
+    /// `PushTarget.isDevice` tells), and when it was sent: the push that
+    /// woke it, when it registers during the call.
+    public func incomingCallPush(reaching binding: Binding) -> (target: PushTarget, sentAt: Date)? {
+        let token = settings.contactPushToken(binding.contact)
+        return pushes.values
+            .filter { $0.event == .incomingCall && $0.target.isDevice(of: binding, contactToken: token) }
+            .min { $0.recordIndex < $1.recordIndex }
+            .map { ($0.target, record.pushes[$0.recordIndex].sentAt) }
+    }
+
     // MARK: Timers
 
     private mutating func timer() {

@@ -23,10 +23,15 @@ public struct PushTarget: Sendable, Equatable {
     /// want (`[apps.NAME]` `missed_notification` or
     /// `answered_elsewhere_notification` = false): no push of these is made.
     public var switchedOff: Set<PushEvent>
+    /// The device's platform as its app reported it, nil when unknown (an
+    /// RFC 8599 phone): for the wake-time metrics.
+    public var platform: DevicePlatform?
 
     public init(tupleID: Int64, provider: String = "acrobits", selector: String, callsAppID: String?,
-                callsToken: String?, otherAppID: String?, otherToken: String?, switchedOff: Set<PushEvent> = []) {
+                callsToken: String?, otherAppID: String?, otherToken: String?, switchedOff: Set<PushEvent> = [],
+                platform: DevicePlatform? = nil) {
         self.tupleID = tupleID
+        self.platform = platform
         self.provider = provider
         self.selector = selector
         self.callsAppID = callsAppID

@@ -26,6 +26,7 @@ struct CallMetrics {
     let lateForkLatency: Timer
     /// Calls ended, by outcome (`sipwake_calls_ended_total{outcome}`).
     let ended: [CallOutcome: Counter]
+    private let factory: any MetricsFactory
 
     /// `factory` is the metrics backend `serve` set up.
     init(factory: any MetricsFactory) {
@@ -50,8 +51,19 @@ struct CallMetrics {
         forkLatency = Timer(label: "sipwake_call_fork_seconds", factory: factory)
         pushLatency = Timer(label: "sipwake_call_push_seconds", factory: factory)
         lateForkLatency = Timer(label: "sipwake_late_fork_seconds", factory: factory)
+        self.factory = factory
         ended = Dictionary(uniqueKeysWithValues: CallOutcome.allCases.map { outcome in
             (outcome, Counter(label: "sipwake_calls_ended_total", dimensions: [("outcome", outcome.rawValue)], factory: factory))
         })
+    }
+
+    /// From a device's incoming-call push to it registering (`until`
+    /// "register") or to its INVITE leaving (`until` "invite"), by push
+    /// provider and platform (`unknown` when the app did not say): how long
+    /// the phones take to wake. Recorded in seconds.
+    func wake(provider: String, platform: DevicePlatform?, until: String) -> Timer {
+        Timer(label: "sipwake_device_wake_seconds",
+              dimensions: [("provider", provider), ("platform", platform?.rawValue ?? "unknown"), ("until", until)],
+              factory: factory)
     }
 }

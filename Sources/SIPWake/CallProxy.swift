@@ -184,7 +184,7 @@ final class CallProxy {
         PushTarget(tupleID: tuple.id,
                    provider: tuple.provider,
                    selector: tuple.selector, callsAppID: tuple.appIDCalls, callsToken: tuple.tokenCalls,
-                   otherAppID: tuple.appIDOther, otherToken: tuple.tokenOther)
+                   otherAppID: tuple.appIDOther, otherToken: tuple.tokenOther, platform: tuple.platform)
             .withSwitches { switchedOff[$0] ?? [] }
     }
 
@@ -212,18 +212,43 @@ final class CallProxy {
         for change in changes {
             let aor: String
             let event: ForkEvent
+            var registered: Binding?
             switch change {
-            case .added(let b): aor = b.aor; event = .bindingAdded(b)
-            case .refreshed(let old, let new): aor = new.aor; event = .bindingRefreshed(old: old, new: new)
+            case .added(let b): aor = b.aor; event = .bindingAdded(b); registered = b
+            case .refreshed(let old, let new): aor = new.aor; event = .bindingRefreshed(old: old, new: new); registered = new
             case .removed(let b, _): aor = b.aor; event = .bindingRemoved(b)
             }
-            for key in calls.keys(ofAOR: aor) { deliver(key, event) }
+            for key in calls.keys(ofAOR: aor) {
+                let sent = branchesSent
+                deliver(key, event)
+                if let registered, branchesSent > sent, let call = calls[key] {
+                    woke(registered, in: call, registeredAt: receivedAt)
+                }
+            }
         }
         if let receivedAt, branchesSent > before {
             let elapsed = ContinuousClock.now - receivedAt
             lateForkLatency.record(elapsed)
             metrics.lateForkLatency.record(duration: elapsed)
         }
+    }
+
+    /// A device registered during its call and got its branch: how long
+    /// after its incoming-call push it registered and its INVITE went out,
+    /// once per device and call (`sipwake_device_wake_seconds`).
+    private func woke(_ binding: Binding, in call: PendingCall, registeredAt: ContinuousClock.Instant?) {
+        guard let (target, pushedAt) = call.fork.incomingCallPush(reaching: binding),
+              call.woken.insert(target.tupleID).inserted else { return }
+        let now = clock()
+        let sinceRegister = registeredAt.map { ContinuousClock.now - $0 } ?? .zero
+        let toInvite = now.timeIntervalSince(pushedAt)
+        let toRegister = toInvite - Double(sinceRegister.components.seconds)
+            - Double(sinceRegister.components.attoseconds) / 1e18
+        metrics.wake(provider: target.provider, platform: target.platform, until: "register").recordSeconds(max(0, toRegister))
+        metrics.wake(provider: target.provider, platform: target.platform, until: "invite").recordSeconds(max(0, toInvite))
+        call.logger.debug("device woke", metadata: [
+            "push.provider": "\(target.provider)", "push.selector": "\(target.selector)",
+            "call.wake_ms": "\(Int((toInvite * 1000).rounded()))"])
     }
 
     // MARK: Hang-up

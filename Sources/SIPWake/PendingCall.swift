@@ -27,6 +27,8 @@ final class PendingCall {
     var finals: [BranchID: SIPResponse] = [:]
     /// What the caller's CANCEL said, to pass on to the branches.
     var cancelReason: String?
+    /// Device tuples whose wake time this call has recorded (once each).
+    var woken: Set<Int64> = []
     /// The record last handed to the writer, and the phase it was handed in.
     var saved = SavedCallRecord()
     /// The answering device's dialog tag (the To tag of the first 2xx relayed).

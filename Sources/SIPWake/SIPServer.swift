@@ -36,6 +36,10 @@ actor SIPServer: SIPRequestHandler {
     /// The server transactions Sofia holds, sampled every tick
     /// (`SIPAgent.serverTransactionCount`).
     private let serverTransactions: Gauge
+    /// The SIP loop's share of one core over the last 100 ms, sampled every second.
+    private let loopBusy: Gauge
+    /// How long a job waited on the SIP loop before it ran (`runLoopLagProbe`).
+    nonisolated let loopLag: Metrics.Timer
     private let callSettings: CallProxySettings
     private let tuples: any TupleRepository
     private let records: (any CallRecordSink)?
@@ -66,6 +70,8 @@ actor SIPServer: SIPRequestHandler {
         self.metrics = metrics
         self.admissionMetrics = AdmissionMetrics(factory: metrics)
         self.serverTransactions = Gauge(label: "sipwake_sip_server_transactions", factory: metrics)
+        self.loopBusy = Gauge(label: "sipwake_sip_loop_busy_ratio", factory: metrics)
+        self.loopLag = Metrics.Timer(label: "sipwake_sip_loop_lag_seconds", factory: metrics)
         (userLookups, userLookupRequests) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         self.logger = logger
         self.clock = clock
@@ -153,6 +159,27 @@ actor SIPServer: SIPRequestHandler {
     func runHousekeeping() async {
         while (try? await Task.sleep(for: .seconds(1))) != nil {
             tick()
+        }
+    }
+
+    /// How often a probe job is queued on the SIP loop to time its wait.
+    static let loopLagProbeInterval = Duration.milliseconds(500)
+
+    /// Until cancelled: queues a job on the SIP loop from outside it and
+    /// records how long it waited to run (`sipwake_sip_loop_lag_seconds`),
+    /// what every message and every answer from the writers waits on a
+    /// busy loop.
+    nonisolated func runLoopLagProbe() async {
+        let loop = self.loop
+        let lag = loopLag
+        while (try? await Task.sleep(for: Self.loopLagProbeInterval)) != nil {
+            let queued = ContinuousClock.now
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                loop.execute {
+                    lag.record(duration: ContinuousClock.now - queued)
+                    done.resume()
+                }
+            }
         }
     }
 
@@ -266,6 +293,7 @@ actor SIPServer: SIPRequestHandler {
         calls?.tick()
         guard let registrar, let agent else { return }
         serverTransactions.record(agent.serverTransactionCount)
+        loopBusy.record(agent.load.lastRatio)
         keepalive?.tick(bindings: registrar.table.allBindings(), agent: agent)
         agent.connections.sweep(inUse: { registrar.isConnectionInUse($0) })
     }

@@ -109,6 +109,7 @@ public struct SIPService: Service {
             group.addTask { await server.runUserRefresh() }
             group.addTask { await server.runUserLookups() }
             group.addTask { await server.runTupleRefresh() }
+            group.addTask { await server.runLoopLagProbe() }
             try? await gracefulShutdown()
             group.cancelAll()
         }

@@ -52,10 +52,12 @@ public enum SipwakeServices {
                            metadata: ["error": "\(error)"])
         }
         let bindingJournal = BindingWriter(store: BindingStore(database: database), logger: logger,
-                                           maxBatch: config.database.groupCommitMaxBatch)
+                                           maxBatch: config.database.groupCommitMaxBatch,
+                                           observe: WriterMetrics(writer: "bindings", factory: metrics).observer)
         // Call records are written off the loop; none are kept with retention 0.
         let callRecords = config.calls.recordRetentionDays > 0
-            ? CallRecordWriter(store: CallRecordStore(database: database), logger: logger) : nil
+            ? CallRecordWriter(store: CallRecordStore(database: database), logger: logger,
+                               observe: WriterMetrics(writer: "call-records", factory: metrics).observer) : nil
         services.append(.init(service: SIPService(
             config: config, stores: stores, bindingJournal: bindingJournal, callRecords: callRecords,
             push: push, pnsDirectory: push == nil ? PNSDirectory(apps: []) : config.pnsDirectory(pushApps: pushApps),

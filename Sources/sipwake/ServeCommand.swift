@@ -35,7 +35,14 @@ struct ServeCommand: AsyncParsableCommand {
         // Counters and timers go to a Prometheus registry; the process-wide
         // bootstrap is for libraries that report to `MetricsSystem` themselves.
         let registry = PrometheusCollectorRegistry()
-        let metrics = PrometheusMetricsFactory(registry: registry)
+        var metrics = PrometheusMetricsFactory(registry: registry)
+        // A SIP server's times are in microseconds and milliseconds (a late
+        // fork, a commit, the loop's lag); pushes and wake-ups in seconds.
+        metrics.defaultDurationHistogramBuckets = [
+            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
+            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+            .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10), .seconds(30),
+        ]
         MetricsSystem.bootstrap(metrics)
         let services: [ServiceGroupConfiguration.ServiceConfiguration]
         do {

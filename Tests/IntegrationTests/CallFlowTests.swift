@@ -25,10 +25,15 @@ final class CallFlowTests: IntegrationTestCase {
 
     // MARK: Set-up
 
-    private func startLab(wakeWindow: Int = 10, calls: String = "") async throws -> Lab {
+    /// The admin token of a lab started with `metricsPort`.
+    private static let metricsToken = "call-flow-metrics-token"
+
+    private func startLab(wakeWindow: Int = 10, calls: String = "", metricsPort: Int? = nil) async throws -> Lab {
         let gateway = try await LabPushGateway.start()
         gateways.append(gateway)
+        let http = metricsPort.map { "[http]\nlisten = \"127.0.0.1:\($0)\"\nadmin_token = \"\(Self.metricsToken)\"" } ?? ""
         let server = try await startServer(config: """
+            \(http)
             [auth]
             trusted_peers = ["127.0.0.2"]
             [push]
@@ -179,7 +184,8 @@ final class CallFlowTests: IntegrationTestCase {
     // MARK: Wake-up
 
     func testDeviceRegisteringAfterThePushGetsTheCallAtOnce() async throws {
-        let lab = try await startLab()
+        let metricsPort = try TestPorts.free()
+        let lab = try await startLab(metricsPort: metricsPort)
         try addTuple(lab, selector: "sel-wake", token: "token-wake")
         let pbx = try await pbx()
         let outgoing = await call(pbx, lab, pushID: "pair-wake-1")
@@ -216,6 +222,22 @@ final class CallFlowTests: IntegrationTestCase {
         let tuple = try XCTUnwrap(try lab.tuples.list(username: "alice").first)
         XCTAssertEqual(tuple.lastPushResult, "delivered")
         XCTAssertEqual(tuple.lastPushStatus, 200)
+
+        // How long the phone took to wake: from its push to its REGISTER and to its INVITE.
+        let metrics = try SipwakeProcess.run("/usr/bin/curl", ["-s", "-H", "Authorization: Bearer \(Self.metricsToken)",
+                                                               "http://127.0.0.1:\(metricsPort)/metrics"]).stdout
+        for until in ["register", "invite"] {
+            let name = #"sipwake_device_wake_seconds_count{provider="acrobits",platform="ios",until="\#(until)"}"#
+            XCTAssertTrue(metrics.contains(name + " 1"), "\(name) in\n\(metrics)")
+        }
+        func sum(_ until: String) -> Double? {
+            let name = #"sipwake_device_wake_seconds_sum{provider="acrobits",platform="ios",until="\#(until)"}"#
+            return metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last!) }
+        }
+        let toRegister = try XCTUnwrap(sum("register")), toInvite = try XCTUnwrap(sum("invite"))
+        XCTAssertGreaterThan(toRegister, 0)
+        XCTAssertGreaterThanOrEqual(toInvite, toRegister, "the INVITE leaves after the REGISTER arrived")
+        XCTAssertLessThan(toInvite, 30)
     }
 
     func testVideoCallPushSaysVideo() async throws {

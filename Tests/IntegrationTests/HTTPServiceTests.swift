@@ -38,6 +38,43 @@ final class HTTPServiceTests: IntegrationTestCase {
         XCTAssertEqual(exit, 0, "the HTTP server and the purge stop on SIGTERM too")
     }
 
+    /// What an operator's Prometheus scrapes from a running server after a
+    /// registration: the registrar's counters, the binding writer's batches
+    /// and the SIP loop's lag and load, behind the admin token.
+    func testMetricsAreScrapedFromTheRunningServerAfterARegistration() async throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed")
+        let httpPort = try TestPorts.free()
+        let token = "metrics-token-0123456789"
+        let server = try await startServer(config: "[http]\nlisten = \"127.0.0.1:\(httpPort)\"\nadmin_token = \"\(token)\"",
+                                           authAlgorithms: ["MD5"])
+        let alice = RawDigestClient(socket: try RawSIPSocket(udpTo: server.port), user: "alice", password: "alice-secret")
+        XCTAssertEqual(alice.registerAnsweringChallenge(contact: "<sip:alice@10.0.0.1>"), 200)
+        let (refused, _) = try await get("http://127.0.0.1:\(httpPort)/metrics")
+        XCTAssertEqual(refused, 401, "no metrics without the token")
+
+        var text = ""
+        // The loop is probed twice a second; the gauges are sampled every second.
+        for _ in 0..<30 {
+            let result = try SipwakeProcess.run("/usr/bin/curl", ["-s", "-H", "Authorization: Bearer \(token)",
+                                                                  "http://127.0.0.1:\(httpPort)/metrics"])
+            text = result.stdout
+            if !text.contains("sipwake_sip_loop_lag_seconds_count 0") { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        func value(_ name: String) -> Double? {
+            text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last!) }
+        }
+        XCTAssertEqual(value(#"sipwake_register_total{result="accepted"}"#), 1, text)
+        XCTAssertEqual(value(#"sipwake_writer_batch_seconds_count{writer="bindings"}"#), 1, text)
+        XCTAssertEqual(value(#"sipwake_writer_queue_depth{writer="bindings"}"#), 1, text)
+        XCTAssertGreaterThanOrEqual(value("sipwake_sip_loop_lag_seconds_count") ?? 0, 1, text)
+        XCTAssertNotNil(value("sipwake_sip_loop_busy_ratio"), text)
+        // Buckets fine enough for a SIP server's microseconds.
+        XCTAssertNotNil(value(#"sipwake_late_fork_seconds_bucket{le="0.0001"}"#), text)
+        XCTAssertEqual(value("sipwake_bindings"), 1, text)
+        await server.stop()
+    }
+
     func testTuplesNotReportedForStaleAfterDaysArePurged() async throws {
         let server = try SipwakeProcess(config: "[tuples]\nstale_after_days = 30")
         try server.addUser("alice", password: "alice-secret")

@@ -14,7 +14,7 @@ import Model
 /// it, so their `deinit` can still shut the thread down.
 ///
 /// Why `@unchecked Sendable` is safe:
-/// - `threadName`, `nice`, `logger`, the messages, `write` and `condition` are
+/// - `threadName`, `nice`, `logger`, the messages, `write`, `observe` and `condition` are
 ///   `let`s of `Sendable` types
 ///   (`NSCondition` is a lock meant to be shared between threads).
 /// - Every `var` (`queue`, the sequence numbers, the flags, `thread`) is
@@ -29,6 +29,7 @@ final class BatchingWriter<Queue: PendingWrites>: @unchecked Sendable {
     private let startedMessage: Logger.Message
     private let stoppedMessage: Logger.Message
     private let write: @Sendable (Queue.Batch) -> Void
+    private let observe: WriterBatchObserver?
     private let condition = NSCondition()
 
     // Guarded by `condition`.
@@ -46,8 +47,10 @@ final class BatchingWriter<Queue: PendingWrites>: @unchecked Sendable {
     /// are at most 15 bytes). The thread logs `started` and `stopped` at
     /// debug level. `write` is called on the thread, once per batch. `nice`:
     /// the thread's priority (`ThreadPriority`); 0 keeps the process's.
+    /// `observe` is told each batch's size and write time, on the thread.
     init(threadName: String, nice: Int32 = 0, queue: Queue, logger: Logger, started: Logger.Message,
-         stopped: Logger.Message, write: @escaping @Sendable (Queue.Batch) -> Void) {
+         stopped: Logger.Message, observe: WriterBatchObserver? = nil, write: @escaping @Sendable (Queue.Batch) -> Void) {
+        self.observe = observe
         self.threadName = threadName
         self.nice = nice
         self.logger = logger
@@ -127,7 +130,9 @@ final class BatchingWriter<Queue: PendingWrites>: @unchecked Sendable {
     private func run() {
         logger.debug(startedMessage)
         while let (batch, submissions) = nextBatch() {
+            let started = ContinuousClock.now
             write(batch)
+            observe?(submissions, ContinuousClock.now - started)
             condition.lock()
             processed += submissions
             condition.broadcast()

@@ -24,14 +24,15 @@ public final class BindingWriter: BindingJournal {
     /// Creates the writer. Its thread starts with `start()`, called by the
     /// owning service's `run()`, never by `init`; submissions made before
     /// that wait in the queue.
-    public init(store: BindingStore, logger: Logger, maxBatch: Int = 1024) {
+    /// `observe`: told each batch's size and commit time (for metrics).
+    public init(store: BindingStore, logger: Logger, maxBatch: Int = 1024, observe: WriterBatchObserver? = nil) {
         precondition(maxBatch > 0, "maxBatch must be positive")
         let counters = WriteCounters()
         let batchCommit = BindingBatchCommit(store: store, logger: logger, counters: counters)
         self.counters = counters
         queue = BatchingWriter(
             threadName: Self.threadName, queue: BindingWriteQueue(maxBatch: maxBatch), logger: logger,
-            started: "Binding writer started", stopped: "Binding writer stopped"
+            started: "Binding writer started", stopped: "Binding writer stopped", observe: observe
         ) { batchCommit.commit($0) }
     }
 

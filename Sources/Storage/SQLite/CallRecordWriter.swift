@@ -33,7 +33,8 @@ public final class CallRecordWriter: CallRecordSink {
     /// Creates the writer. Its thread starts with `start()`, called by the
     /// owning service's `run()`, never by `init`; records saved before that
     /// wait in the pending map.
-    public init(store: CallRecordStore, logger: Logger) {
+    /// `observe`: told each batch's size and write time (for metrics).
+    public init(store: CallRecordStore, logger: Logger, observe: WriterBatchObserver? = nil) {
         let counters = WriteCounters()
         let batchWrite = CallRecordBatchWrite(store: store, logger: logger, counters: counters)
         self.counters = counters
@@ -41,7 +42,7 @@ public final class CallRecordWriter: CallRecordSink {
         queue = BatchingWriter(
             // Records can wait a moment; the SIP loop and the bindings' commits cannot.
             threadName: Self.threadName, nice: ThreadPriority.background, queue: CallRecordWriteQueue(), logger: logger,
-            started: "Call record writer started", stopped: "Call record writer stopped"
+            started: "Call record writer started", stopped: "Call record writer stopped", observe: observe
         ) { batchWrite.write($0) }
     }
 
