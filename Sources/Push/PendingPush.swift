@@ -8,4 +8,6 @@ struct PendingPush: Sendable {
     let message: PushMessage
     let provider: any PushProvider
     let completion: @Sendable (PushResult) -> Void
+    /// When it was handed to the HTTP thread: its answer's latency starts here.
+    let queuedAt = ContinuousClock.now
 }

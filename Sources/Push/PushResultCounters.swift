@@ -28,6 +28,13 @@ struct PushResultCounters: Sendable {
         counter.increment()
     }
 
+    /// From a push's hand-off to the HTTP thread to its provider's answer
+    /// (or its failure), by provider: `sipwake_push_seconds{provider}`.
+    func time(provider: String, _ took: Duration) {
+        Timer(label: "sipwake_push_seconds", dimensions: [("provider", provider)], factory: factory)
+            .record(duration: took)
+    }
+
     private static func counter(provider: String, kind: PushResultKind, factory: any MetricsFactory) -> Counter {
         Counter(label: label, dimensions: [("provider", provider), ("result", kind.rawValue)], factory: factory)
     }

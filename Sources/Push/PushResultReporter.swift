@@ -18,9 +18,11 @@ struct PushResultReporter: Sendable {
     /// Counts and logs `result` of `message`, sent through the provider
     /// called `provider`, then calls `completion` with it. A result other
     /// than `delivered` is logged as `warning` (a constant message).
-    func finish(_ message: PushMessage, provider: String, with result: PushResult,
+    /// `took`: from the hand-off to the answer, for a push that was sent.
+    func finish(_ message: PushMessage, provider: String, with result: PushResult, took: Duration? = nil,
                 warning: Logger.Message = "push failed", completion: @Sendable (PushResult) -> Void) {
         counters.count(provider: provider, kind: result.kind)
+        if let took { counters.time(provider: provider, took) }
         // Tokens are shortened in logs: a token lets anyone push to that phone.
         let metadata: Logger.Metadata = [
             "push.provider": "\(provider)",

@@ -93,7 +93,8 @@ final class PushTransferLoop {
 
     /// Counts and logs the result, then tells the caller.
     private func finish(_ push: PendingPush, with result: PushResult) {
-        reporter.finish(push.message, provider: push.provider.name, with: result, completion: push.completion)
+        reporter.finish(push.message, provider: push.provider.name, with: result,
+                        took: ContinuousClock.now - push.queuedAt, completion: push.completion)
     }
 
     /// Ends `work` that will not be sent: a push with `result`, an exchange with `answer`.

@@ -38,6 +38,8 @@ actor SIPServer: SIPRequestHandler {
     private let serverTransactions: Gauge
     /// The SIP loop's share of one core over the last 100 ms, sampled every second.
     private let loopBusy: Gauge
+    /// Device tuples (the devices pushes can reach) held in memory, sampled every second.
+    private let deviceTuples: Gauge
     /// How long a job waited on the SIP loop before it ran (`runLoopLagProbe`).
     nonisolated let loopLag: Metrics.Timer
     private let callSettings: CallProxySettings
@@ -71,6 +73,7 @@ actor SIPServer: SIPRequestHandler {
         self.admissionMetrics = AdmissionMetrics(factory: metrics)
         self.serverTransactions = Gauge(label: "sipwake_sip_server_transactions", factory: metrics)
         self.loopBusy = Gauge(label: "sipwake_sip_loop_busy_ratio", factory: metrics)
+        self.deviceTuples = Gauge(label: "sipwake_device_tuples", factory: metrics)
         self.loopLag = Metrics.Timer(label: "sipwake_sip_loop_lag_seconds", factory: metrics)
         (userLookups, userLookupRequests) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         self.logger = logger
@@ -294,6 +297,7 @@ actor SIPServer: SIPRequestHandler {
         guard let registrar, let agent else { return }
         serverTransactions.record(agent.serverTransactionCount)
         loopBusy.record(agent.load.lastRatio)
+        if let tupleIndex { deviceTuples.record(tupleIndex.counts.tuples) }
         keepalive?.tick(bindings: registrar.table.allBindings(), agent: agent)
         agent.connections.sweep(inUse: { registrar.isConnectionInUse($0) })
     }

@@ -238,6 +238,16 @@ final class CallFlowTests: IntegrationTestCase {
         XCTAssertGreaterThan(toRegister, 0)
         XCTAssertGreaterThanOrEqual(toInvite, toRegister, "the INVITE leaves after the REGISTER arrived")
         XCTAssertLessThan(toInvite, 30)
+
+        // Alice's one device, as the index holds it (sampled every second).
+        var devices = ""
+        for _ in 0..<30 {
+            devices = try SipwakeProcess.run("/usr/bin/curl", ["-s", "-H", "Authorization: Bearer \(Self.metricsToken)",
+                                                               "http://127.0.0.1:\(metricsPort)/metrics"]).stdout
+            if devices.contains("sipwake_device_tuples 1.0") { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        XCTAssertTrue(devices.contains("sipwake_device_tuples 1.0"), devices)
     }
 
     func testVideoCallPushSaysVideo() async throws {

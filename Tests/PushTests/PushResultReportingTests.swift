@@ -51,6 +51,9 @@ import Testing
         #expect(count("acrobits", "retryable") == "1")
         // The 400, and the push sent after the client stopped.
         #expect(count("acrobits", "failed") == "2")
+        // Each push that went out is timed to its answer; the one never sent is not.
+        let text = registry.emitToString()
+        #expect(text.contains(#"sipwake_push_seconds_count{provider="acrobits"} 4"#), "\(text)")
     }
 
     @Test func everyResultButDeliveredIsAWarningWithItsPushAndCall() async throws {
