@@ -348,12 +348,13 @@ final class CallProxy {
         let record = call.fork.record
         let outcome = record.outcome ?? .interrupted
         metrics.ended[outcome]?.increment()
+        // Numbers are logged as numbers: JSON logs carry them so.
         var metadata: Logger.Metadata = [
             "call.callee": "\(record.callee)", "call.outcome": "\(outcome.rawValue)",
-            "call.status": "\(record.finalStatus.map(String.init) ?? "-")",
-            "call.pushes": "\(record.pushes.count)", "call.branches": "\(record.branches.count)"]
+            "call.pushes": .stringConvertible(record.pushes.count), "call.branches": .stringConvertible(record.branches.count)]
+        if let status = record.finalStatus { metadata["call.status"] = .stringConvertible(status) }
         if outcome == .answered, let answered = record.endedAt {
-            metadata["call.answer_ms"] = "\(Int((answered.timeIntervalSince(record.startedAt) * 1000).rounded()))"
+            metadata["call.answer_ms"] = .stringConvertible(Int((answered.timeIntervalSince(record.startedAt) * 1000).rounded()))
         }
         call.logger.info("call ended", metadata: metadata)
     }

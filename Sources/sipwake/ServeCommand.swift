@@ -20,7 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
         let (config, pushApps) = try options.loadWithPushApps()
         LoggingSystem.bootstrap { label in
             var handler: any LogHandler = config.log.format == .json
-                ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+                ? JSONLogHandler(label: label) : TextLogHandler(label: label)
             handler.logLevel = Logger.Level(rawValue: config.log.level.rawValue) ?? .info
             return handler
         }
