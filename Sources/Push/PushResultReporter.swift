@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Metrics
 import Model
@@ -6,9 +7,14 @@ import Model
 /// `sipwake_push_results_total`, and logged, at `debug` when delivered and at
 /// `warning` otherwise, so that operators see every push that did not reach
 /// its phone.
+///
+/// While a provider fails with retryable results (its outage), one warning
+/// a minute tells how many pushes failed since the last (`push.failures`);
+/// every other failure is a warning of its own.
 struct PushResultReporter: Sendable {
     private let logger: Logger
     private let counters: PushResultCounters
+    private let outages = ProviderOutages()
 
     init(logger: Logger, counters: PushResultCounters) {
         self.logger = logger
@@ -36,6 +42,11 @@ struct PushResultReporter: Sendable {
         ]
         if result.kind == .delivered {
             logger.debug("push answered", metadata: metadata)
+        } else if result.kind == .retryable {
+            guard let failures = outages.add(provider, now: Date()) else { return completion(result) }
+            var told = metadata
+            told["push.failures"] = .stringConvertible(failures)
+            logger.warning(warning, metadata: told)
         } else {
             logger.warning(warning, metadata: metadata)
         }

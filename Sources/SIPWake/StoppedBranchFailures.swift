@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Model
 import SIPCore
 
 /// What went wrong for the INVITE branches sipwake stopped before the device

@@ -78,6 +78,26 @@ import Testing
         }
     }
 
+    /// A gateway that answers 503 to every push is one warning, not one per
+    /// push; every push is still counted.
+    @Test func anOutageIsOneWarningAMinuteWithItsCount() async throws {
+        let log = LogRecorder()
+        try await PushFixtures.withSinkAndClient(sink: Self.sink, clientLogger: log.logger, metrics: factory) { _, client, _ in
+            for index in 0..<5 {
+                let result = await PushFixtures.send(PushFixtures.incomingCall(token: "busy-token", id: "call-\(index)"), with: client)
+                #expect(result.kind == .retryable)
+            }
+            // A refused token during the outage is still told on its own.
+            #expect(await PushFixtures.send(PushFixtures.incomingCall(token: "bad-token", id: "call-bad"), with: client).kind == .failed)
+        }
+        #expect(count("acrobits", "retryable") == "5")
+        let warnings = log.all.filter { $0.level >= .warning }
+        #expect(warnings.map { $0.metadata["call.pairing_id"] } == ["call-0", "call-bad"], "\(log.recordedWithMetadata)")
+        #expect(warnings.first?.metadata["push.failures"] == "1")
+        #expect(warnings.first?.metadata["push.status"] == "503")
+        #expect(warnings.last?.metadata["push.failures"] == nil)
+    }
+
     @Test func aPushForAProviderNotConfiguredIsAWarningAndCounted() {
         let log = LogRecorder()
         let client = PushClient(settings: PushClientSettings(), providers: PushProviders([]), logger: log.logger,

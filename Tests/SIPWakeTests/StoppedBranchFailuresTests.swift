@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import Prometheus
 import SIPCore
 @testable import SIPWake

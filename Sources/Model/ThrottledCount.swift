@@ -14,26 +14,26 @@ import Foundation
 /// | `due` | `interval` ago or more, some untold | the untold ones, to tell now |
 /// | `due` | otherwise | nil |
 /// | either | in the future (the clock went back) | as if `interval` had passed |
-struct ThrottledCount {
-    let interval: TimeInterval
+public struct ThrottledCount: Sendable {
+    public let interval: TimeInterval
     private var lastTold: Date?
     /// Occurrences added since the last time they were told.
-    private(set) var untold = 0
+    public private(set) var untold = 0
 
-    init(interval: TimeInterval) {
+    public init(interval: TimeInterval) {
         self.interval = interval
     }
 
     /// Adds `count` occurrences; returns how many to tell now, nil while
     /// the last telling is younger than `interval`.
-    mutating func add(_ count: Int, now: Date) -> Int? {
+    public mutating func add(_ count: Int, now: Date) -> Int? {
         untold += count
         return due(now: now)
     }
 
     /// The occurrences not yet told, once `interval` has passed since the
     /// last telling; nil when there are none or it has not.
-    mutating func due(now: Date) -> Int? {
+    public mutating func due(now: Date) -> Int? {
         guard untold > 0 else { return nil }
         if let lastTold, now >= lastTold, now.timeIntervalSince(lastTold) < interval { return nil }
         lastTold = now
