@@ -230,7 +230,7 @@ final class RegistrarIntegrationTests: IntegrationTestCase {
         let status = await server.stop()
         XCTAssertEqual(status, 0, "SIGTERM is a clean exit")
         XCTAssertTrue(server.log.contains("sipwake stopped"))
-        XCTAssertTrue(server.log.contains("bindings.count=1 [SIPWake] sip stopped"), server.log)
+        XCTAssertTrue(server.log.contains("[SIPWake] sip stopped bindings.count=1"), server.log)
         try await server.start()
         XCTAssertTrue(server.log.contains("bindings.count=1 sip.listen="))
         let rows = try server.registrations(user: "alice")

@@ -41,7 +41,7 @@ final class TLSTests: IntegrationTestCase {
         // The client hung up without a TLS close: Sofia's complaint reaches our
         // log through the bridge, not raw stderr.
         try await Task.sleep(for: .milliseconds(300))
-        XCTAssertTrue(server.log.contains("sipwake.sofia: sofia.message=tls_read"), server.log)
+        XCTAssertTrue(server.log.contains("sipwake.sofia: [SIPCore] sofia sofia.message=tls_read"), server.log)
     }
 
     /// Writes `request` through `openssl s_client` and returns what came back.
