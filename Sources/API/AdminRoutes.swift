@@ -5,8 +5,8 @@ import Model
 import Ports
 import Registrar
 
-/// The admin API under `/admin/v1`: device tuples, registrations and call
-/// records (`AdminCallRoutes`), JSON in and out, behind a bearer token
+/// The admin API under `/admin/v1`: device tuples, registrations, call
+/// records (`AdminCallRoutes`) and users (`AdminUserRoutes`), JSON in and out, behind a bearer token
 /// (`AdminAuthenticator`, which limits wrong tokens per client address). The
 /// contract is docs/openapi.json.
 ///
@@ -128,6 +128,8 @@ struct AdminRoutes {
         }
 
         AdminCallRoutes(store: stores.callRecords, failures: failures).register(on: group)
+        AdminUserRoutes(users: stores.users, realm: settings.realm, reader: reader, failures: failures, logger: logger)
+            .register(on: group)
 
         group.get("registrations") { request, _ in
             try Self.guarded(failures) {
@@ -137,6 +139,31 @@ struct AdminRoutes {
                     .filter { $0.expiresAt > now }
                     .map { BindingJSON($0, now: now) }
                 return APIJSON.response(.ok, AdminItemsJSON(items: items))
+            }
+        }
+
+        // One binding (`user` and `contact`): 204, or 404. All of a user's
+        // (`user` alone): 200 with the count. The running SIP server reads
+        // the store's deletion feed and stops forking to them.
+        group.delete("registrations") { request, _ in
+            try Self.guarded(failures, usernameField: "user") {
+                guard let user = request.uri.queryParameters.get("user"), !user.isEmpty else {
+                    throw AdminError.badRequest("the user query parameter is required", field: "user")
+                }
+                let aor = user.lowercased()
+                guard let contact = request.uri.queryParameters.get("contact") else {
+                    let deleted = try bindings.deleteAll(aor: aor)
+                    logger.info("admin deleted user's bindings", metadata: ["sip.aor": "\(aor)", "bindings.deleted": "\(deleted)"])
+                    return APIJSON.response(.ok, AdminDeletedJSON(deleted: deleted))
+                }
+                guard !contact.isEmpty else {
+                    throw AdminError.badRequest("contact must not be empty", field: "contact")
+                }
+                guard try bindings.delete(aor: aor, contact: contact) else {
+                    throw AdminError.notFound("no binding of \(aor) with contact \(contact)", field: "contact")
+                }
+                logger.info("admin deleted binding", metadata: ["sip.aor": "\(aor)", "sip.contact": "\(contact)"])
+                return Response(status: .noContent)
             }
         }
     }

@@ -7,13 +7,15 @@ public enum BindingChange: Sendable, Hashable {
     /// An existing binding refreshed: same device, new expiry (and perhaps a
     /// new Contact URI, source address or connection).
     case refreshed(old: Binding, new: Binding)
-    /// Removed by the device (expires=0 or `Contact: *`), by expiry, or evicted
-    /// to respect the per-AOR cap.
+    /// Removed by the device (expires=0 or `Contact: *`), by expiry, evicted
+    /// to respect the per-AOR cap, or deleted by the operator.
     case removed(Binding, reason: RemovalReason)
 
     public enum RemovalReason: String, Sendable, Hashable {
         case unregistered
         case expired
         case evicted
+        /// `sipwake registrations delete`, the admin API, `users remove`.
+        case deleted
     }
 }

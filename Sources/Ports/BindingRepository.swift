@@ -13,4 +13,15 @@ public protocol BindingRepository: Sendable {
     func count() throws -> Int
     /// Deletes bindings that expired at or before `date`; returns how many.
     func deleteExpired(before date: Date) throws -> Int
+    /// Deletes the binding of `aor` (case-insensitive) whose Contact URI is
+    /// `contact` (scheme and host compared case-insensitively); false when
+    /// there is none. The deletion joins the deletion feed.
+    func delete(aor: String, contact: String) throws -> Bool
+    /// Deletes every binding of `aor` (case-insensitive); returns how many.
+    /// The deletions join the deletion feed.
+    func deleteAll(aor: String) throws -> Int
+    /// The latest entry of the deletion feed, 0 when it is empty.
+    func deletionsHead() throws -> Int64
+    /// The deletions after `seq`, at most `limit`, oldest first.
+    func deletions(after seq: Int64, limit: Int) throws -> BindingDeletions
 }

@@ -334,7 +334,8 @@ final class PNSRegistrations {
                                        metadata: ["sip.aor": "\(binding.aor)", "error": "\(error)"])
                     }
                 }
-            case .unregistered:
+            case .unregistered, .deleted:
+                // An operator's delete leaves the device's tuple: `tuples delete` removes it.
                 continue
             }
         }

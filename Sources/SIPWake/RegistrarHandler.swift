@@ -378,6 +378,49 @@ final class RegistrarHandler {
         }
     }
 
+    // MARK: Operator deletes
+
+    /// Drops the bindings the operator deleted from the store (the deletion
+    /// feed, read by `SIPServer.runBindingDeletions`), unless the device
+    /// refreshed them since. Calls in progress stop ringing them, and the
+    /// removal is journalled too: a REGISTER committed just after the
+    /// delete cannot bring the row back while memory no longer has it.
+    func applyDeletions(_ deletions: [BindingDeletion]) {
+        var changes: [BindingChange] = []
+        for deletion in deletions {
+            for binding in table.bindings(of: deletion.aor, now: .distantPast) where deletion.covers(binding) {
+                changes.append(.removed(binding, reason: .deleted))
+            }
+        }
+        guard !changes.isEmpty else { return }
+        table.apply(changes)
+        track(changes)
+        onBindingsChanged?(changes, nil)
+        pns?.bindingsChanged(changes)
+        metrics.deleted.increment(by: changes.count)
+        metrics.bindings.record(table.count)
+        for change in changes {
+            if case .removed(let binding, _) = change {
+                logger.info("binding deleted by the operator", metadata: [
+                    "sip.aor": "\(binding.aor)", "sip.contact": "\(binding.contact)"])
+            }
+        }
+        let logger = self.logger
+        let failed = metrics.deletionFeedFailed
+        writer.submit(changes) { result in
+            if case .failure(let error) = result {
+                failed.increment()
+                logger.warning("deleted bindings not removed from disk", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// A read of the deletion feed failed: counted, warned.
+    func deletionFeedFailed(_ error: any Error) {
+        metrics.deletionFeedFailed.increment()
+        logger.warning("binding deletion feed not read", metadata: ["error": "\(error)"])
+    }
+
     // MARK: Helpers
 
     static func contactValue(_ binding: Binding, now: Date) -> String {

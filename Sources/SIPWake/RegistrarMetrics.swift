@@ -17,6 +17,10 @@ struct RegistrarMetrics {
     /// REGISTERs still unanswered when their phone stopped retransmitting
     /// (32 s): no longer taken as in progress.
     let unanswered: Counter
+    /// Bindings the operator deleted that this server held, dropped from
+    /// memory; reads of the deletion feed (or writes of those removals)
+    /// that failed.
+    let deleted, deletionFeedFailed: Counter
 
     init(factory: any MetricsFactory) {
         accepted = Counter(label: "sipwake_register_total", dimensions: [("result", "accepted")], factory: factory)
@@ -33,5 +37,7 @@ struct RegistrarMetrics {
                                          dimensions: [("result", "dropped")], factory: factory)
         answersEvicted = Counter(label: "sipwake_register_answers_evicted_total", factory: factory)
         unanswered = Counter(label: "sipwake_register_unanswered_total", factory: factory)
+        deleted = Counter(label: "sipwake_bindings_deleted_total", factory: factory)
+        deletionFeedFailed = Counter(label: "sipwake_bindings_deletion_feed_failures_total", factory: factory)
     }
 }

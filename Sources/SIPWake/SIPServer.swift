@@ -218,6 +218,39 @@ actor SIPServer: SIPRequestHandler {
         }
     }
 
+    /// How often the registrar reads the store's binding-deletion feed.
+    static let bindingDeletionsInterval = Duration.milliseconds(200)
+
+    /// Drops the bindings the operator deletes in the store (any process:
+    /// the CLI, the admin API, `users remove`) from the location table,
+    /// until cancelled. `head` is the feed's latest entry read before the
+    /// bindings were loaded. The reads run on a thread of their own.
+    nonisolated func runBindingDeletions(store: any BindingRepository, from head: Int64) async {
+        let queue = DispatchQueue(label: "sipwake.bindings.deletions")
+        var through = head
+        while (try? await Task.sleep(for: Self.bindingDeletionsInterval)) != nil {
+            let after = through
+            let read = await withCheckedContinuation { (done: CheckedContinuation<Result<BindingDeletions, any Error>, Never>) in
+                queue.async { done.resume(returning: Result { try store.deletions(after: after, limit: 500) }) }
+            }
+            switch read {
+            case .success(let feed):
+                through = feed.through
+                if !feed.deletions.isEmpty { await applyDeletions(feed.deletions) }
+            case .failure(let error):
+                await deletionFeedFailed(error)
+            }
+        }
+    }
+
+    private func applyDeletions(_ deletions: [BindingDeletion]) {
+        registrar?.applyDeletions(deletions)
+    }
+
+    private func deletionFeedFailed(_ error: any Error) {
+        registrar?.deletionFeedFailed(error)
+    }
+
     /// Looks up the users the authenticator asks for, one at a time, until
     /// cancelled; each answer goes back to the authenticator on the loop.
     func runUserLookups() async {

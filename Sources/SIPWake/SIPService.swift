@@ -49,6 +49,9 @@ public struct SIPService: Service {
     public func run() async throws {
         closeOpenCallRecords()
         let userStore = stores.users
+        // The deletion feed's head before the load: a delete in between is
+        // applied twice, harmlessly, rather than missed.
+        let deletionsHead = try stores.bindings.deletionsHead()
         let bindings = try stores.bindings.loadAll()
         let usersVersion = try userStore.usersVersion()
         let users = try userStore.list()
@@ -110,6 +113,9 @@ public struct SIPService: Service {
             group.addTask { await server.runUserLookups() }
             group.addTask { await server.runTupleRefresh() }
             group.addTask { await server.runLoopLagProbe() }
+            group.addTask { [bindingStore = stores.bindings] in
+                await server.runBindingDeletions(store: bindingStore, from: deletionsHead)
+            }
             try? await gracefulShutdown()
             group.cancelAll()
         }

@@ -1,4 +1,5 @@
 import Ports
+import Registrar
 
 /// What `users add` and `users password` share: open the database named by
 /// the config, hash the password for the configured realm, call the store.
@@ -12,7 +13,8 @@ enum UserPasswordChange {
         defer { try? database.close() }
         let realm = config.auth.effectiveRealm
         let name = user.lowercased()
-        let hashes = try PasswordHashes(username: name, realm: realm, password: password)
+        if let refusal = PasswordHashes.refusal(of: password) { throw CLIError(refusal) }
+        let hashes = PasswordHashes(username: name, realm: realm, password: password)
         do {
             print(try change(database.stores.users, name, realm, hashes))
         } catch let error as StorageError {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Model
 import Ports
 import SIPWake
 
@@ -15,7 +16,7 @@ struct UsersListCommand: ParsableCommand {
         defer { try? database.close() }
         let users = try database.stores.users.list()
         if json {
-            try JSONOutput.print(users.map(UserOutputJSON.init))
+            try JSONOutput.print(users.map(UserJSON.init))
             return
         }
         var table = TextTable(headers: ["USER", "REALM", "WAKEUP-HOLD", "CREATED"])

@@ -338,6 +338,58 @@ final class AdminAPITests: XCTestCase {
         }
     }
 
+    func testDeleteOneBindingByContactOrAllOfAUser() async throws {
+        try await AdminTests.withApp { client, database in
+            let now = Date()
+            func binding(_ aor: String, _ contact: String) -> Binding {
+                Binding(aor: aor, contact: contact, callID: "c-\(contact)", cseq: 1, expiresAt: now.addingTimeInterval(600),
+                        source: BindingSource(transport: .udp, host: "203.0.113.7", port: 5060),
+                        registeredAt: now, updatedAt: now)
+            }
+            let store = BindingStore(database: database)
+            try store.apply([
+                .added(binding("alice", "sip:alice@203.0.113.7:5060")),
+                .added(binding("alice", "sip:alice@203.0.113.8:5060;transport=tcp")),
+                .added(binding("bob", "sip:bob@192.0.2.9:5070")),
+                .added(binding("bob", "sip:bob@192.0.2.10:5070")),
+            ])
+            try await client.execute(uri: "/admin/v1/registrations", method: .delete, headers: AdminTests.headers(token: nil)) { response in
+                try AdminTests.assertError(response, .unauthorized)
+            }
+            for uri in ["/admin/v1/registrations", "/admin/v1/registrations?user=",
+                        "/admin/v1/registrations?contact=sip:alice@203.0.113.7:5060"] {
+                try await client.execute(uri: uri, method: .delete, headers: AdminTests.headers()) { response in
+                    try AdminTests.assertError(response, .badRequest, field: "user")
+                }
+            }
+            try await client.execute(uri: "/admin/v1/registrations?user=alice&contact=", method: .delete,
+                                     headers: AdminTests.headers()) { response in
+                try AdminTests.assertError(response, .badRequest, field: "contact")
+            }
+            try await client.execute(uri: "/admin/v1/registrations?user=alice&contact=sip:alice@203.0.113.99:5060",
+                                     method: .delete, headers: AdminTests.headers()) { response in
+                try AdminTests.assertError(response, .notFound, field: "contact")
+                XCTAssertEqual(try AdminTests.object(response)["error"] as? String,
+                               "no binding of alice with contact sip:alice@203.0.113.99:5060")
+            }
+            XCTAssertEqual(try store.count(), 4, "the refused requests deleted nothing")
+            try await client.execute(uri: "/admin/v1/registrations?user=Alice&contact=sip%3Aalice%40203.0.113.8%3A5060%3Btransport%3Dtcp",
+                                     method: .delete, headers: AdminTests.headers()) { response in
+                XCTAssertEqual(response.status, .noContent)
+            }
+            XCTAssertEqual(try store.list(aor: "alice").map(\.contact), ["sip:alice@203.0.113.7:5060"])
+            try await client.execute(uri: "/admin/v1/registrations?user=bob", method: .delete, headers: AdminTests.headers()) { response in
+                XCTAssertEqual(response.status, .ok)
+                XCTAssertEqual(try AdminTests.object(response)["deleted"] as? Int, 2)
+            }
+            try await client.execute(uri: "/admin/v1/registrations?user=bob", method: .delete, headers: AdminTests.headers()) { response in
+                XCTAssertEqual(try AdminTests.object(response)["deleted"] as? Int, 0)
+            }
+            XCTAssertEqual(try store.list(aor: nil).map(\.aor), ["alice"])
+            XCTAssertEqual(try store.deletionsHead(), 3, "each deleted binding is in the feed the SIP server reads")
+        }
+    }
+
     // MARK: - Bad input
 
     func testBadInputIsRefusedAndStoresNothing() async throws {

@@ -19,7 +19,9 @@ final class OpenAPIConformanceTests: XCTestCase {
         "GET /admin/v1/tuples", "POST /admin/v1/tuples", "DELETE /admin/v1/tuples",
         "POST /admin/v1/tuples/batch-delete",
         "GET /admin/v1/tuples/{id}", "PUT /admin/v1/tuples/{id}", "DELETE /admin/v1/tuples/{id}",
-        "GET /admin/v1/registrations",
+        "GET /admin/v1/registrations", "DELETE /admin/v1/registrations",
+        "GET /admin/v1/users", "POST /admin/v1/users", "DELETE /admin/v1/users/{username}",
+        "PUT /admin/v1/users/{username}/password", "PUT /admin/v1/users/{username}/hold",
         "GET /admin/v1/calls", "GET /admin/v1/calls/{id}",
         "GET /push/report", "POST /push/report", "GET /push/remove", "POST /push/remove",
     ]
@@ -91,6 +93,7 @@ final class OpenAPIConformanceTests: XCTestCase {
             let adminRoutes = operations.keys.filter { $0.contains(" /admin/") }.sorted()
             XCTAssertFalse(adminRoutes.isEmpty)
             try AdminTests.addUser("alice", to: database)
+            try AdminTests.addUser("bob", to: database)
             let now = Date()
             try BindingStore(database: database).apply([.added(Binding(
                 aor: "alice", contact: "sip:alice@203.0.113.7:50123", callID: "conformance-1", cseq: 1,
@@ -213,6 +216,29 @@ final class OpenAPIConformanceTests: XCTestCase {
                 ("PUT /admin/v1/tuples/{id}", "/admin/v1/tuples/\(other)", json, try AdminTests.body(oversize), 413),
                 ("DELETE /admin/v1/tuples/{id}", "/admin/v1/tuples/987654", json, nil, 404),
                 ("DELETE /admin/v1/tuples/{id}", "/admin/v1/tuples/-1", json, nil, 400),
+                ("DELETE /admin/v1/registrations", "/admin/v1/registrations", json, nil, 400),
+                ("DELETE /admin/v1/registrations", "/admin/v1/registrations?user=alice&contact=sip:alice@192.0.2.1",
+                 json, nil, 404),
+                ("POST /admin/v1/users", "/admin/v1/users", json, try AdminTests.body(["username": "dave"]), 400),
+                ("POST /admin/v1/users", "/admin/v1/users", json, try AdminTests.body(["username": "alice", "password": "pw"]), 409),
+                ("POST /admin/v1/users", "/admin/v1/users", text, try AdminTests.body(["username": "dave", "password": "pw"]), 415),
+                ("POST /admin/v1/users", "/admin/v1/users", json, try AdminTests.body(oversize), 413),
+                ("DELETE /admin/v1/users/{username}", "/admin/v1/users/nobody", json, nil, 404),
+                ("PUT /admin/v1/users/{username}/password", "/admin/v1/users/alice/password", json,
+                 try AdminTests.body(["password": ""]), 400),
+                ("PUT /admin/v1/users/{username}/password", "/admin/v1/users/nobody/password", json,
+                 try AdminTests.body(["password": "pw"]), 404),
+                ("PUT /admin/v1/users/{username}/password", "/admin/v1/users/alice/password", text,
+                 try AdminTests.body(["password": "pw"]), 415),
+                ("PUT /admin/v1/users/{username}/password", "/admin/v1/users/alice/password", json,
+                 try AdminTests.body(oversize), 413),
+                ("PUT /admin/v1/users/{username}/hold", "/admin/v1/users/alice/hold", json,
+                 try AdminTests.body(["wakeup_hold": "off"]), 400),
+                ("PUT /admin/v1/users/{username}/hold", "/admin/v1/users/nobody/hold", json,
+                 try AdminTests.body(["wakeup_hold": true]), 404),
+                ("PUT /admin/v1/users/{username}/hold", "/admin/v1/users/alice/hold", text,
+                 try AdminTests.body(["wakeup_hold": true]), 415),
+                ("PUT /admin/v1/users/{username}/hold", "/admin/v1/users/alice/hold", json, try AdminTests.body(oversize), 413),
                 ("GET /admin/v1/calls", "/admin/v1/calls?limit=201", json, nil, 400),
                 ("GET /admin/v1/calls", "/admin/v1/calls?offset=-1", json, nil, 400),
                 ("GET /admin/v1/calls", "/admin/v1/calls?outcome=rang", json, nil, 400),
@@ -267,6 +293,7 @@ final class OpenAPIConformanceTests: XCTestCase {
             let responses = try XCTUnwrap(operation["responses"] as? [String: Any], route)
             let method = HTTPRequest.Method(rawValue: String(route.prefix { $0 != " " }))!
             let uri = route.drop { $0 != " " }.dropFirst().replacingOccurrences(of: "{id}", with: "1")
+                .replacingOccurrences(of: "{username}", with: "alice")
             let response = try await client.execute(uri: uri, method: method, headers: AdminTests.headers(json: true),
                                                     body: method == .get || method == .delete ? nil : ByteBuffer(string: "{}"))
             XCTAssertEqual(response.status, status, route)
@@ -292,6 +319,13 @@ final class OpenAPIConformanceTests: XCTestCase {
         case "PUT /admin/v1/tuples/{id}":
             return ("/admin/v1/tuples/\(id)", AdminTests.tupleBody(selector: "conformance-moved-\(serial)"))
         case "GET /admin/v1/registrations": return ("/admin/v1/registrations?user=alice", nil)
+        case "DELETE /admin/v1/registrations": return ("/admin/v1/registrations?user=alice", nil)
+        case "GET /admin/v1/users": return ("/admin/v1/users", nil)
+        case "POST /admin/v1/users": return ("/admin/v1/users", ["username": "conformance-\(serial)", "password": "pw-\(serial)"])
+        // bob, not alice: every route's tuple is alice's.
+        case "DELETE /admin/v1/users/{username}": return ("/admin/v1/users/bob", nil)
+        case "PUT /admin/v1/users/{username}/password": return ("/admin/v1/users/alice/password", ["password": "new-\(serial)"])
+        case "PUT /admin/v1/users/{username}/hold": return ("/admin/v1/users/alice/hold", ["wakeup_hold": false])
         case "GET /admin/v1/calls": return ("/admin/v1/calls?user=alice&outcome=answered&limit=10&offset=0", nil)
         case "GET /admin/v1/calls/{id}": return ("/admin/v1/calls/\(AdminCallsAPITests.pairingID)", nil)
         default: return nil

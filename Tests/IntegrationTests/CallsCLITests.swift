@@ -243,4 +243,34 @@ final class CallsCLITests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.hasSuffix("0 calls\n"), result.stdout)
     }
+
+    func testEveryOutcomeARecordCanHoldIsAFilterAndOffsetIsInTheHelp() throws {
+        let server = try SipwakeProcess()
+        try server.addUser("alice", password: "alice-secret")
+        let database = try SipwakeDatabase(path: server.directory.appendingPathComponent("sipwake.sqlite").path)
+        let records = CallOutcome.allCases.enumerated().map { index, outcome in
+            CallRecord(id: "rec-\(outcome.rawValue)", pairingID: "pair-\(outcome.rawValue)", callID: "call-\(index)@pbx",
+                       callee: "alice", caller: "sip:bob@example.com", startedAt: start.addingTimeInterval(Double(index)),
+                       endedAt: start.addingTimeInterval(Double(index) + 1), outcome: outcome, finalStatus: 480)
+        }
+        try CallRecordStore(database: database).save(records)
+        try database.close()
+        for outcome in CallOutcome.allCases {
+            let result = try server.cli(["calls", "list", "--json", "--outcome", outcome.rawValue.uppercased()])
+            XCTAssertEqual(result.status, 0, "\(outcome): \(result.stderr)")
+            let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+            XCTAssertEqual(rows.compactMap { $0["pairing_id"] as? String }, ["pair-\(outcome.rawValue)"], "\(outcome)")
+        }
+        try server.assertCLIFails(["calls", "list", "--outcome", "rang"], saying: "invalid --outcome 'rang'")
+        let help = try server.cli(["calls", "list", "--help"], addConfig: false)
+        for outcome in CallOutcome.allCases {
+            XCTAssertTrue(help.stdout.contains(outcome.rawValue), "\(outcome) missing from the help:\n\(help.stdout)")
+        }
+        XCTAssertTrue(help.stdout.contains("--offset"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("paging"), help.stdout)
+        let paged = try server.cli(["calls", "list", "--json", "--limit", "2", "--offset", "1"])
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(paged.stdout.utf8)) as? [[String: Any]])
+        let newest = CallOutcome.allCases.reversed().map { "pair-\($0.rawValue)" }
+        XCTAssertEqual(rows.compactMap { $0["pairing_id"] as? String }, Array(newest[1...2]), "newest first, one skipped")
+    }
 }

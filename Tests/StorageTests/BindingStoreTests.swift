@@ -159,4 +159,52 @@ final class BindingStoreTests: XCTestCase {
         XCTAssertEqual(try store.deleteExpired(before: BindingFixture.t0.addingTimeInterval(10)), 1)
         XCTAssertEqual(try store.loadAll(), [BindingFixture.stored(late)])
     }
+
+    func testOperatorDeletesJoinTheDeletionFeedAndTheServersOwnWritesDoNot() throws {
+        let database = try TestDatabase.open(self)
+        let store = BindingStore(database: database)
+        let phone = BindingFixture.contact(aor: "bob", contact: "sip:bob@203.0.113.5:5062")
+        let desk = BindingFixture.contact(aor: "bob", contact: "sip:bob@203.0.113.6:5062")
+        let alice = BindingFixture.instance(aor: "alice")
+        try store.apply([.added(phone), .added(desk), .added(alice)])
+        try store.apply([.removed(desk, reason: .unregistered)])
+        try store.apply([.added(desk)])
+        XCTAssertEqual(try store.deletionsHead(), 0, "REGISTERs and expiry are not operator deletes")
+
+        XCTAssertFalse(try store.delete(aor: "bob", contact: "sip:bob@203.0.113.9:5062"))
+        XCTAssertFalse(try store.delete(aor: "carol", contact: phone.contact))
+        XCTAssertEqual(try store.deletionsHead(), 0, "nothing deleted, nothing fed")
+        XCTAssertTrue(try store.delete(aor: "BOB", contact: "SIP:bob@203.0.113.5:5062"),
+                      "the AOR and the contact's scheme and host compare case-insensitively")
+        XCTAssertEqual(try store.list(aor: "bob").map(\.contact), [desk.contact])
+        XCTAssertEqual(try store.deleteAll(aor: "Alice"), 1)
+        XCTAssertEqual(try store.deleteAll(aor: "alice"), 0)
+        XCTAssertEqual(try store.list(aor: "alice"), [])
+
+        let feed = try store.deletions(after: 0, limit: 10)
+        XCTAssertEqual(feed.through, 2)
+        XCTAssertEqual(feed.deletions, [
+            BindingDeletion(aor: "bob", key: phone.key, updatedAt: phone.updatedAt),
+            BindingDeletion(aor: "alice", key: alice.key, updatedAt: alice.updatedAt),
+        ])
+        XCTAssertEqual(try store.deletions(after: 1, limit: 10).deletions.map(\.aor), ["alice"])
+        XCTAssertEqual(try store.deletions(after: 0, limit: 1).through, 1)
+        XCTAssertEqual(try store.deletions(after: 2, limit: 10), BindingDeletions(deletions: [], through: 2))
+        XCTAssertEqual(try store.deletionsHead(), 2)
+
+        _ = try UserStore(database: database).add(username: "bob", realm: "localhost", ha1MD5: String(repeating: "a", count: 32), ha1SHA256: String(repeating: "b", count: 64))
+        try UserStore(database: database).remove(username: "bob")
+        XCTAssertEqual(try store.deletions(after: 2, limit: 10).deletions.map(\.key), [desk.key],
+                       "removing a user feeds its bindings' deletion too")
+    }
+
+    func testADeletionCoversTheDeletedVersionButNotALaterRefresh() {
+        let binding = BindingFixture.instance(aor: "alice")
+        let deletion = BindingDeletion(aor: "alice", key: binding.key, updatedAt: binding.updatedAt)
+        XCTAssertTrue(deletion.covers(binding))
+        var refreshed = binding
+        refreshed.updatedAt = binding.updatedAt.addingTimeInterval(1)
+        XCTAssertFalse(deletion.covers(refreshed), "the device registered again after the delete")
+        XCTAssertFalse(deletion.covers(BindingFixture.instance(aor: "bob")))
+    }
 }

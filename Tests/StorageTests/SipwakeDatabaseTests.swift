@@ -13,12 +13,12 @@ final class SipwakeDatabaseTests: XCTestCase {
         defer { try? database.close() }
 
         XCTAssertTrue(FileManager.default.fileExists(atPath: path))
-        XCTAssertEqual(database.schemaVersion, "v5-tuple-changes")
+        XCTAssertEqual(database.schemaVersion, "v6-binding-deletions")
         try database.pool.read { db in
             XCTAssertEqual(
                 try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"),
                 ["v1-users-bindings", "v2-device-tuples", "v3-call-records", "v4-tuple-provider",
-                 "v5-tuple-changes"])
+                 "v5-tuple-changes", "v6-binding-deletions"])
             XCTAssertEqual(
                 try db.columns(in: "users").map(\.name),
                 ["username", "realm", "ha1_md5", "ha1_sha256", "wakeup_hold", "created_at", "updated_at"])
@@ -63,9 +63,9 @@ final class SipwakeDatabaseTests: XCTestCase {
 
         let second = try SipwakeDatabase(path: path)
         defer { try? second.close() }
-        XCTAssertEqual(second.schemaVersion, "v5-tuple-changes")
+        XCTAssertEqual(second.schemaVersion, "v6-binding-deletions")
         try second.pool.read { db in
-            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations"), 5)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations"), 6)
             XCTAssertEqual(try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'users_version'"), 1)
         }
         XCTAssertEqual(try UserStore(database: second).list().map(\.username), ["alice"])
@@ -83,7 +83,7 @@ final class SipwakeDatabaseTests: XCTestCase {
 
         let older = try SipwakeDatabase(path: path)
         defer { try? older.close() }
-        XCTAssertEqual(older.schemaVersion, "v5-tuple-changes", "the last migration this build knows")
+        XCTAssertEqual(older.schemaVersion, "v6-binding-deletions", "the last migration this build knows")
         XCTAssertEqual(try UserStore(database: older).usersVersion(), 0)
         try older.pool.read { db in
             XCTAssertTrue(try db.tableExists("future_things"), "untouched")

@@ -13,7 +13,7 @@ import Testing
 
         let database = try SipwakeDatabase(path: file.path)
         defer { try? database.close() }
-        #expect(database.schemaVersion == StorageMigrations.v5)
+        #expect(database.schemaVersion == StorageMigrations.v6)
         let tuples = database.stores.tuples
         let start = try tuples.changes(after: -1, limit: 10)
         #expect(start.missed && start.through == 0, "a reader from scratch reads every tuple")

@@ -12,7 +12,7 @@ import Testing
 
         let database = try SipwakeDatabase(path: file.path)
         defer { try? database.close() }
-        #expect(database.schemaVersion == StorageMigrations.v5)
+        #expect(database.schemaVersion == StorageMigrations.v6)
         let tuples = try database.stores.tuples.list(username: nil, limit: 10, offset: 0)
         #expect(tuples.map(\.selector) == ["s1", "s2"])
         #expect(tuples.map(\.provider) == ["acrobits", "acrobits"])

@@ -70,6 +70,77 @@ public struct BindingStore: BindingRepository {
         }
     }
 
+    // MARK: - Operator deletes (the deletion feed, `StorageMigrations.v6`)
+
+    /// Deletes the binding of `aor` whose Contact URI is `contact`, and
+    /// records it in the deletion feed, in one transaction.
+    public func delete(aor: String, contact: String) throws -> Bool {
+        let wanted = BindingKey(instanceID: nil, regID: nil, contact: contact)
+        return try database.pool.write { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT id, contact FROM bindings WHERE aor = ?", arguments: [aor.lowercased()])
+            guard let row = rows.first(where: {
+                BindingKey(instanceID: nil, regID: nil, contact: $0["contact"]) == wanted
+            }) else { return false }
+            let id: Int64 = row["id"]
+            try Self.deleteRecorded(where: "id = ?", arguments: [id], in: db)
+            return true
+        }
+    }
+
+    /// Deletes every binding of `aor` and records each in the deletion feed,
+    /// in one transaction.
+    public func deleteAll(aor: String) throws -> Int {
+        try database.pool.write { db in
+            try Self.deleteRecorded(where: "aor = ?", arguments: [aor.lowercased()], in: db)
+        }
+    }
+
+    public func deletionsHead() throws -> Int64 {
+        try database.pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'binding_deletions'") ?? 0
+        }
+    }
+
+    public func deletions(after seq: Int64, limit: Int) throws -> BindingDeletions {
+        try database.pool.read { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT * FROM binding_deletions WHERE seq > ? ORDER BY seq LIMIT ?",
+                arguments: [seq, limit])
+            let deletions = rows.map { row in
+                BindingDeletion(
+                    aor: row["aor"],
+                    key: BindingKey(instanceID: row["instance_id"], regID: row["reg_id"], contact: row["contact"]),
+                    updatedAt: Date(timeIntervalSince1970: row["updated_at"]))
+            }
+            let through: Int64 = rows.last.map { $0["seq"] } ?? seq
+            return BindingDeletions(deletions: deletions, through: through)
+        }
+    }
+
+    /// Deletes the bindings `condition` selects, inside the caller's
+    /// transaction, after copying each into the deletion feed (pruned to its
+    /// latest `StorageMigrations.bindingDeletionsKept` entries). Returns how
+    /// many were deleted. `UserStore.remove` uses it for a user's bindings.
+    static func deleteRecorded(where condition: String, arguments: StatementArguments,
+                               in db: Database) throws -> Int {
+        try db.execute(
+            sql: """
+                INSERT INTO binding_deletions (aor, contact, instance_id, reg_id, updated_at)
+                SELECT aor, contact, instance_id, reg_id, updated_at FROM bindings WHERE \(condition) ORDER BY id
+                """,
+            arguments: arguments)
+        try db.execute(sql: "DELETE FROM bindings WHERE \(condition)", arguments: arguments)
+        let deleted = db.changesCount
+        if deleted > 0 {
+            try db.execute(sql: """
+                DELETE FROM binding_deletions
+                WHERE seq <= (SELECT max(seq) FROM binding_deletions) - \(StorageMigrations.bindingDeletionsKept)
+                """)
+        }
+        return deleted
+    }
+
     // MARK: - SQL
 
     /// Applies `changes` inside the caller's transaction.

@@ -22,6 +22,10 @@ enum StorageMigrations {
     static let v5 = "v5-tuple-changes"
     /// How many changes the feed keeps; a reader further behind reads every tuple again.
     static let tupleChangesKept = 10_000
+    /// Identifier of the sixth schema: the feed of bindings deleted by the operator.
+    static let v6 = "v6-binding-deletions"
+    /// How many binding deletions the feed keeps.
+    static let bindingDeletionsKept = 10_000
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -197,6 +201,27 @@ enum StorageMigrations {
                         SELECT new.username WHERE new.username <> old.username;
                     \(prune)
                 END;
+                """)
+        }
+        migrator.registerMigration(v6) { db in
+            // Bindings the operator deleted (`registrations delete`, the
+            // admin API, `users remove`), in commit order, written by the
+            // store in the transaction that deletes them. The running server
+            // holds its bindings in memory and reads this feed to drop them.
+            // Each row names the binding (its key's parts) and the
+            // `updated_at` of the version deleted: a binding the device
+            // refreshed after the delete is newer and stays. The server's own
+            // writes (REGISTER, expiry) never go here. Only the latest
+            // deletions are kept.
+            try db.execute(sql: """
+                CREATE TABLE binding_deletions (
+                    seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+                    aor         TEXT NOT NULL,
+                    contact     TEXT NOT NULL,
+                    instance_id TEXT,
+                    reg_id      INTEGER,
+                    updated_at  REAL NOT NULL
+                )
                 """)
         }
         // Append new migrations here, never above.

@@ -71,14 +71,16 @@ public struct UserStore: UserRepository {
         }
     }
 
-    /// Removes a user and, in the same transaction, that user's bindings.
+    /// Removes a user and, in the same transaction, that user's bindings
+    /// (recorded in the binding-deletion feed).
     /// - Throws: `userNotFound`; nothing is written then.
     public func remove(username: String) throws {
         let name = try Self.normalizedUsername(username)
         try database.pool.write { db in
             try db.execute(sql: "DELETE FROM users WHERE username = ?", arguments: [name])
             guard db.changesCount == 1 else { throw StorageError.userNotFound(name) }
-            try db.execute(sql: "DELETE FROM bindings WHERE aor = ?", arguments: [name])
+            // Through the deletion feed: a running server drops them too.
+            _ = try BindingStore.deleteRecorded(where: "aor = ?", arguments: [name], in: db)
             try Self.bumpVersion(db)
         }
     }
