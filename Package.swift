@@ -149,10 +149,21 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The release number and the git commit the binary was built from.
+        .target(
+            name: "BuildInfo",
+            plugins: ["GitCommit"]
+        ),
+        // Reads `git rev-parse --short HEAD` before every build ("unknown"
+        // outside a git checkout) into BuildInfo.
+        .plugin(
+            name: "GitCommit",
+            capability: .buildTool()
+        ),
         .executableTarget(
             name: "sipwake",
             dependencies: [
-                "SIPWake", "Model", "Ports", "Config", "SQLiteStorage", "Registrar", "SIPCore", "PushSink", "Push",
+                "SIPWake", "BuildInfo", "Model", "Ports", "Config", "SQLiteStorage", "Registrar", "SIPCore", "PushSink", "Push",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

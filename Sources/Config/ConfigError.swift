@@ -7,7 +7,7 @@
 ///     SIPWAKE_AUTH_ENABLED: expected true or false, got 'yes please'
 public struct ConfigError: Error, Equatable, CustomStringConvertible {
     public var kind: ConfigErrorKind
-    /// The configuration file (as given to the loader).
+    /// The configuration file (as given to the loader); "" when none was found.
     public var file: String
     /// The key concerned, dotted: `sip.listen`; a section name for section problems; nil
     /// for syntax and unreadable-file errors.
@@ -41,6 +41,7 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         if let environmentVariable { return "\(environmentVariable): \(message)" }
+        if file.isEmpty { return message }
         var location = file
         if let line {
             location += ":\(line)"

@@ -26,6 +26,10 @@ struct CallsListCommand: ParsableCommand {
             (try store.list(callee: user, outcome: filter, limit: limit, offset: offset),
              try store.count(callee: user, outcome: filter))
         }
+        if total == 0 {
+            let calls = (outcome.map { "\($0) calls" } ?? "calls") + (user.map { " to \($0)" } ?? "")
+            ListPage.noteEmpty(calls, options: options, config: config)
+        }
         if json {
             try JSONOutput.print(calls.map(CallRecordJSON.init))
             return

@@ -9,7 +9,8 @@ struct ConfigCheckCommand: ParsableCommand {
 
     func run() throws {
         let (config, pushApps) = try options.loadWithPushApps()
-        print("ok: \(config.sip.listen.map(\.description).joined(separator: ", ")); domains \(config.sip.domains.joined(separator: ", ")); database \(config.database.path)")
+        print("ok: \(try options.absolutePath())")
+        print("sip: \(config.sip.listen.map(\.description).joined(separator: ", ")); domains \(config.sip.domains.joined(separator: ", ")); database \(config.database.path)")
         let gateway = config.push.gatewayURL.isEmpty ? "no Acrobits gateway" : "Acrobits gateway \(config.push.gatewayURL)"
         let apps = config.apps.map { app in
             var parts = ["\(app.appID): \(app.provider.rawValue)", app.format.rawValue]

@@ -1,3 +1,5 @@
+import Config
+import Foundation
 import SIPWake
 
 /// One page of a `list` command (`calls list`, `tuples list`): the table,
@@ -6,6 +8,14 @@ enum ListPage {
     static func validate(limit: Int, offset: Int) throws {
         guard limit >= 0 else { throw CLIError("invalid --limit \(limit): must not be negative") }
         guard offset >= 0 else { throw CLIError("invalid --offset \(offset): must not be negative") }
+    }
+
+    /// Says on stderr, after a list that came out empty, which database and
+    /// config it came from: an empty list from the wrong file looks like an
+    /// empty list from the right one. stdout (the `--json` array) stays clean.
+    static func noteEmpty(_ noun: String, options: ConfigOption, config: SipwakeConfig) {
+        let file = (try? options.absolutePath()) ?? "?"
+        FileHandle.standardError.write(Data("no \(noun) in database \(config.database.path) (config \(file))\n".utf8))
     }
 
     /// `noun` is the plural ("calls"); `counted` says a number of them ("1 call").

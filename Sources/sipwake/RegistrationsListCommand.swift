@@ -20,6 +20,9 @@ struct RegistrationsListCommand: ParsableCommand {
         let now = Date()
         let bindings = try database.stores.bindings.list(aor: user?.lowercased())
             .filter { $0.expiresAt > now }
+        if bindings.isEmpty {
+            ListPage.noteEmpty(user.map { "bindings of \($0.lowercased())" } ?? "bindings", options: options, config: config)
+        }
         if json {
             try JSONOutput.print(bindings.map { BindingJSON($0, now: now) })
             return

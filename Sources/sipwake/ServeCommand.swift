@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuildInfo
 import Config
 import Glibc
 import Logging
@@ -18,6 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (config, pushApps) = try options.loadWithPushApps()
+        let configFile = try options.absolutePath()
         LoggingSystem.bootstrap { label in
             var handler: any LogHandler = config.log.format == .json
                 ? JSONLogHandler(label: label) : TextLogHandler(label: label)
@@ -25,6 +27,11 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "sipwake")
+        logger.info("sipwake starting", metadata: [
+            "sipwake.version": "\(SipwakeVersion.description)",
+            "config.file": "\(configFile)",
+            "database.path": "\(config.database.path)",
+            "push.providers": "\(PushProvidersSummary.describe(config))"])
         SofiaLogBridge.install(logger: Logger(label: "sipwake.sofia"))
         let database: SipwakeDatabase
         do {

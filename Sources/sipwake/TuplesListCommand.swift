@@ -22,6 +22,7 @@ struct TuplesListCommand: ParsableCommand {
         let (tuples, total) = try CLIStorage.run {
             (try store.list(username: user, limit: limit, offset: offset), try store.count(username: user))
         }
+        if total == 0 { ListPage.noteEmpty(user.map { "tuples of \($0)" } ?? "tuples", options: options, config: config) }
         if json {
             try JSONOutput.print(tuples.map(DeviceTupleJSON.init))
             return

@@ -15,6 +15,7 @@ struct UsersListCommand: ParsableCommand {
         let database = try DatabaseAccess.open(config)
         defer { try? database.close() }
         let users = try database.stores.users.list()
+        if users.isEmpty { ListPage.noteEmpty("users", options: options, config: config) }
         if json {
             try JSONOutput.print(users.map(UserJSON.init))
             return

@@ -92,9 +92,8 @@ final class CLITests: IntegrationTestCase {
     }
 
     func testTheShippedSampleConfigChecks() throws {
-        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let r = try SipwakeProcess.run(SipwakeProcess.executable,
-                                       ["config", "check", "--config", repo.appendingPathComponent("etc/sipwake.toml").path])
+        let r = try SipwakeProcess.run(SipwakeProcess.executable, ["config", "check", "--config",
+                                       SipwakeProcess.repository.appendingPathComponent("etc/sipwake.toml").path])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.contains("udp:127.0.0.1:5060"), r.stdout)
     }

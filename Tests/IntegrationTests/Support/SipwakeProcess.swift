@@ -21,6 +21,12 @@ final class SipwakeProcess: @unchecked Sendable {
         return bundleDir.deletingLastPathComponent().appendingPathComponent("sipwake").path
     }
 
+    /// The checkout these tests belong to (its `etc/`, `scripts/`).
+    static var repository: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+
     /// `config` is appended to a base with SIP on UDP and TCP on a free port.
     init(config extra: String = "", authAlgorithms: [String] = ["SHA-256", "MD5"]) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("sipwake-test-\(UUID().uuidString)")
@@ -147,10 +153,14 @@ final class SipwakeProcess: @unchecked Sendable {
         return result
     }
 
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> CLIResult {
+    /// Runs `executable`, in `currentDirectory` when given, with the
+    /// `SIPWAKE_*` variables of the test's environment removed.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                    currentDirectory: URL? = nil) throws -> CLIResult {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
+        if let currentDirectory { p.currentDirectoryURL = currentDirectory }
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SIPWAKE_") }
         env.merge(environment) { _, new in new }
         p.environment = env
