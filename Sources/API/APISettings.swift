@@ -28,7 +28,7 @@ public struct APISettings: Sendable {
     /// admin API writes must be reachable, or its device could never be woken.
     public var pushRouting: PushRouting
 
-    public init(realm: String, algorithms: [DigestAlgorithm] = [.sha256, .md5], adminToken: String?,
+    public init(realm: String, algorithms: [DigestAlgorithm] = [.md5, .sha256], adminToken: String?,
                 maxBodySize: Int = 16 * 1024, failedLoginsPerMinute: Int = 10, adminFailuresPerMinute: Int = 5,
                 nonceSecret: [UInt8], nonceLifetime: Int = 300, nonceMaxUses: Int = 100,
                 pushRouting: PushRouting = PushRouting()) {

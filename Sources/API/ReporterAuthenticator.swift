@@ -182,7 +182,7 @@ struct ReporterAuthenticator: Sendable {
         }
     }
 
-    /// 401 with one `WWW-Authenticate: Digest …` per enabled algorithm, SHA-256 first.
+    /// 401 with one `WWW-Authenticate: Digest …` per enabled algorithm, in the configured order.
     private func unauthorized(_ message: String, now: Date) -> APIError {
         APIError(.unauthorized, message, headers: Self.headers(digest.challenges(stale: false, now: now)))
     }

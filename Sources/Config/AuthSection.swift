@@ -7,7 +7,8 @@ public struct AuthSection: Sendable, Hashable {
     /// The realm used when `realm` is "": the loader sets it to the first of `[sip] domains`.
     public var defaultRealm: String
     /// Digest algorithms offered, in this order: a non-empty subset of "SHA-256", "MD5",
-    /// spelled exactly so (the file may use any letter case).
+    /// spelled exactly so (the file may use any letter case). MD5 first by
+    /// default: some phones answer only the first challenge and know only MD5.
     public var algorithms: [String]
     /// How long a nonce is accepted, in seconds (10...86400).
     public var nonceLifetime: Int
@@ -33,7 +34,7 @@ public struct AuthSection: Sendable, Hashable {
 
     public init(
         enabled: Bool = true, realm: String = "", defaultRealm: String = "localhost",
-        algorithms: [String] = ["SHA-256", "MD5"], nonceLifetime: Int = 300,
+        algorithms: [String] = ["MD5", "SHA-256"], nonceLifetime: Int = 300,
         trustedPeers: [TrustedPeer] = [], secret: String = "", nonceMaxUses: Int = 100,
         maxFailuresPerSource: Int = 20, maxFailuresPerUser: Int = 5, failureWindow: Int = 60, blockTime: Int = 300
     ) {

@@ -13,13 +13,4 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable {
         default: return nil
         }
     }
-
-    /// RFC 8760 §2.4: when several challenges are offered, the preferred
-    /// (strongest) algorithm comes first. Lower ranks first.
-    var preferenceRank: Int {
-        switch self {
-        case .sha256: return 0
-        case .md5: return 1
-        }
-    }
 }

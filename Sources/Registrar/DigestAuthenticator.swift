@@ -22,7 +22,9 @@ import Foundation
 /// Request-URI is the protocol layer's job (`SIPAuthenticator`, the reporter).
 public struct DigestAuthenticator: Sendable {
     public let realm: String
-    /// Enabled algorithms, in the order they are offered: SHA-256 first.
+    /// Enabled algorithms, in the order they are offered: the order given
+    /// (`auth.algorithms`), duplicates dropped. RFC 8760 §2.4 reads that
+    /// order as the server's preference; many clients take the first one.
     public let algorithms: [DigestAlgorithm]
     /// The issuer, bound to `realm`, so that a nonce issued for another realm
     /// does not validate here.
@@ -32,7 +34,7 @@ public struct DigestAuthenticator: Sendable {
         self.realm = realm
         var unique: [DigestAlgorithm] = []
         for algorithm in algorithms where !unique.contains(algorithm) { unique.append(algorithm) }
-        self.algorithms = unique.sorted { $0.preferenceRank < $1.preferenceRank }
+        self.algorithms = unique
         var bound = nonces
         bound.realm = realm
         self.nonces = bound
@@ -125,8 +127,8 @@ public struct DigestAuthenticator: Sendable {
         return .challenge(challenges(stale: stale, now: now), reason: reason)
     }
 
-    /// One challenge per enabled algorithm, SHA-256 first (RFC 8760 §2.4),
-    /// all with a fresh nonce.
+    /// One challenge per enabled algorithm, in the order of `algorithms`
+    /// (RFC 8760 §2.4), all with a fresh nonce.
     public func challenges(stale: Bool, now: Date) -> [DigestChallenge] {
         let nonce = nonces.make(now: now)
         return algorithms.map { DigestChallenge(algorithm: $0, realm: realm, nonce: nonce, stale: stale) }

@@ -2,8 +2,8 @@
 public enum DigestVerdict: Sendable, Equatable {
     /// The response proves knowledge of the user's password.
     case authenticated(username: String)
-    /// 401 (or 407 at a proxy): one challenge per enabled algorithm, SHA-256
-    /// first (RFC 8760 §2.4); `stale` set when the response was right but the
+    /// 401 (or 407 at a proxy): one challenge per enabled algorithm, in
+    /// the configured order (RFC 8760 §2.4); `stale` set when the response was right but the
     /// nonce may not be used again (expired, replayed, used up), so the
     /// client retries with the new nonce without asking for the password.
     case challenge([DigestChallenge], reason: DigestChallengeReason)

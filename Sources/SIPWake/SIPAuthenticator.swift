@@ -26,7 +26,7 @@ import SIPCore
 /// | 2 | username not in memory, not known to be unknown, room to park (`ParkedRequests`) | parked; looked up off the loop; handled again |
 /// | 3 | that user is blocked from that address (`AuthFailureLimiter`) | 403, credentials not checked |
 /// | 4 | digest `uri` is not the Request-URI (RFC 2617 §3.2.2.5) | 400 |
-/// | 5 | `DigestAuthenticator` says challenge | 401/407 with fresh nonces; a wrong response is counted, logged at warning |
+/// | 5 | `DigestAuthenticator` says challenge | 401/407 with fresh nonces, one challenge per algorithm less those the phone is known to refuse (`DigestClientQuirks`); a wrong response is counted, logged at warning |
 /// | 6 | `DigestAuthenticator` says forbidden | 403 |
 /// | 7 | authenticated | the request goes on; that user's failures from that address are forgotten |
 ///
@@ -189,7 +189,9 @@ final class SIPAuthenticator {
             }
             let tags = SofiaTagList()
             let header = kind == .registrar ? "WWW-Authenticate" : "Proxy-Authenticate"
-            for challenge in challenges { tags.header(header, challenge.headerValue) }
+            for challenge in DigestClientQuirks.challenges(challenges, userAgent: message.userAgent) {
+                tags.header(header, challenge.headerValue)
+            }
             if kind == .registrar {
                 request.replyStateless(401, "Unauthorized", tags: tags)
             } else {

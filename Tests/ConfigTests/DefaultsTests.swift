@@ -26,7 +26,7 @@ import Config
         #expect(defaults.auth.enabled)
         #expect(defaults.auth.realm == "")
         #expect(defaults.auth.effectiveRealm == "localhost")
-        #expect(defaults.auth.algorithms == ["SHA-256", "MD5"])
+        #expect(defaults.auth.algorithms == ["MD5", "SHA-256"])
         #expect(defaults.auth.nonceLifetime == 300)
         #expect(defaults.auth.trustedPeers.isEmpty)
         #expect(defaults.auth.secret == "")
@@ -71,7 +71,7 @@ import Config
 
             [auth]
             enabled = false
-            algorithms = ["md5", "sha-256"]
+            algorithms = ["sha-256", "md5"]
             nonce_lifetime = 86400
             trusted_peers = ["10.0.0.0/8"]
             secret = "0123456789abcdef"
@@ -91,7 +91,7 @@ import Config
         #expect(config.registrar == RegistrarSection(minExpires: 1, maxExpires: 86400, defaultExpires: 1, maxBindingsPerAOR: 1000,
                                                      keepaliveInterval: 3600, pnRefreshBefore: 86400, pnRefreshRetries: 5))
         #expect(config.auth.enabled == false)
-        #expect(config.auth.algorithms == ["MD5", "SHA-256"])
+        #expect(config.auth.algorithms == ["SHA-256", "MD5"])
         #expect(config.auth.nonceLifetime == 86400)
         #expect(config.auth.trustedPeers == [TrustedPeer("10.0.0.0/8")!])
         #expect(config.auth.secret == "0123456789abcdef")

@@ -58,10 +58,18 @@ final class DigestAuthenticatorTests: XCTestCase {
         XCTAssertEqual(from.nonces.check(challenges[0].nonce, now: now), .valid, file: file, line: line)
     }
 
-    func testNoCredentialsChallengesSHA256First() {
+    /// The order is the operator's (`auth.algorithms`), not re-sorted by
+    /// strength; a name listed twice is offered once.
+    func testSHA256FirstWhenConfiguredSo() {
+        let sha256First = DigestAuthenticator(realm: realm, algorithms: [.sha256, .md5, .sha256], nonces: issuer)
+        XCTAssertEqual(sha256First.algorithms, [.sha256, .md5])
+        XCTAssertEqual(sha256First.challenges(stale: false, now: t0).map(\.algorithm), [.sha256, .md5])
+    }
+
+    func testNoCredentialsChallengesInTheConfiguredOrder() {
         let verdict = verify(nil)
         guard case .challenge(let challenges, _) = verdict else { return XCTFail("\(verdict)") }
-        XCTAssertEqual(challenges.map(\.algorithm), [.sha256, .md5])
+        XCTAssertEqual(challenges.map(\.algorithm), [.md5, .sha256])
         XCTAssertEqual(challenges.map(\.stale), [false, false])
         XCTAssertEqual(challenges.map(\.realm), [realm, realm])
         XCTAssertEqual(issuer.check(challenges[0].nonce, now: t0), .invalid, "the authenticator binds nonces to its realm")

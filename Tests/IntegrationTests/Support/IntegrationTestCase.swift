@@ -8,7 +8,7 @@ class IntegrationTestCase: XCTestCase {
     private var servers: [SipwakeProcess] = []
 
     /// A started server with `alice` (password `alice-secret`) and `bob` (`bob-secret`).
-    func startServer(config: String = "", authAlgorithms: [String] = ["SHA-256", "MD5"], users: Bool = true) async throws -> SipwakeProcess {
+    func startServer(config: String = "", authAlgorithms: [String]? = ["SHA-256", "MD5"], users: Bool = true) async throws -> SipwakeProcess {
         let server = try SipwakeProcess(config: config, authAlgorithms: authAlgorithms)
         servers.append(server)
         if users {

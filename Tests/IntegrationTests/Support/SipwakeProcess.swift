@@ -28,7 +28,8 @@ final class SipwakeProcess: @unchecked Sendable {
     }
 
     /// `config` is appended to a base with SIP on UDP and TCP on a free port.
-    init(config extra: String = "", authAlgorithms: [String] = ["SHA-256", "MD5"]) throws {
+    /// `authAlgorithms` nil leaves `auth.algorithms` out: the server's default.
+    init(config extra: String = "", authAlgorithms: [String]? = ["SHA-256", "MD5"]) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("sipwake-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         port = try TestPorts.free()
@@ -39,7 +40,7 @@ final class SipwakeProcess: @unchecked Sendable {
         if !sip.contains("listen") { sip += "\nlisten = [\"udp:127.0.0.1:\(port)\", \"tcp:127.0.0.1:\(port)\"]" }
         if !sip.contains("domains") { sip += "\ndomains = [\"localhost\", \"127.0.0.1\"]" }
         var auth = sections.removeValue(forKey: "auth") ?? ""
-        if !auth.contains("algorithms") {
+        if let authAlgorithms, !auth.contains("algorithms") {
             auth += "\nalgorithms = [\(authAlgorithms.map { "\"\($0)\"" }.joined(separator: ", "))]"
         }
         var database = sections.removeValue(forKey: "database") ?? ""
