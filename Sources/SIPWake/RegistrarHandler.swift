@@ -38,6 +38,8 @@ final class RegistrarHandler {
     /// REGISTERs have no transactions: this recognises their retransmissions.
     private var answers: RegisterAnswers
     private var nextToken: UInt64 = 1
+    /// Failed reads of the deletion feed, told once a minute with their count.
+    private var deletionFeedFailures = ThrottledCount(interval: 60)
     /// How many bindings use each stream connection.
     private var connectionUse: [UInt64: Int] = [:]
 
@@ -418,7 +420,10 @@ final class RegistrarHandler {
     /// A read of the deletion feed failed: counted, warned.
     func deletionFeedFailed(_ error: any Error) {
         metrics.deletionFeedFailed.increment()
-        logger.warning("binding deletion feed not read", metadata: ["error": "\(error)"])
+        // Read every 200 ms: a file that stays unreadable is one line a minute.
+        guard let failures = deletionFeedFailures.add(1, now: Date()) else { return }
+        logger.warning("binding deletion feed not read",
+                       metadata: ["error": "\(error)", "bindings.feed_failures": .stringConvertible(failures)])
     }
 
     // MARK: Helpers

@@ -31,6 +31,18 @@ final class RegistrationDeleteTests: IntegrationTestCase {
         return (final?.status, invited)
     }
 
+    /// A deletion feed that cannot be read (its table dropped by hand) is
+    /// retried every 200 ms, but warned about once a minute, not five times a second.
+    func testAnUnreadableDeletionFeedIsOneWarningAMinute() async throws {
+        let (server, _) = try await startLab()
+        let database = server.directory.appendingPathComponent("sipwake.sqlite").path
+        _ = try SipwakeProcess.run("/usr/bin/sqlite3", [database, "DROP TABLE binding_deletions"])
+        try await Task.sleep(for: .milliseconds(1500))
+        let warnings = server.log.split(separator: "\n").filter { $0.contains("binding deletion feed not read") }
+        XCTAssertEqual(warnings.count, 1, server.log)
+        XCTAssertTrue(warnings.first?.contains("bindings.feed_failures=1") == true, "\(warnings)")
+    }
+
     private func deleteOverHTTP(_ port: Int, _ query: String) throws -> (status: Int, body: String) {
         let result = try SipwakeProcess.run("/usr/bin/curl", [
             "-s", "-o", "-", "-w", "\n%{http_code}", "-X", "DELETE",
