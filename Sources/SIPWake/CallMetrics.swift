@@ -61,9 +61,16 @@ struct CallMetrics {
     /// "register") or to its INVITE leaving (`until` "invite"), by push
     /// provider and platform (`unknown` when the app did not say): how long
     /// the phones take to wake. Recorded in seconds.
+    /// A tuple's provider is the name its app reported (any short
+    /// lowercase word): a name sipwake does not push through is labelled
+    /// `other`, so a user's reports cannot make series without end.
     func wake(provider: String, platform: DevicePlatform?, until: String) -> Timer {
-        Timer(label: "sipwake_device_wake_seconds",
-              dimensions: [("provider", provider), ("platform", platform?.rawValue ?? "unknown"), ("until", until)],
-              factory: factory)
+        let known = Self.wakeProviders.contains(provider) ? provider : "other"
+        return Timer(label: "sipwake_device_wake_seconds",
+                     dimensions: [("provider", known), ("platform", platform?.rawValue ?? "unknown"), ("until", until)],
+                     factory: factory)
     }
+
+    /// The providers sipwake pushes through.
+    static let wakeProviders: Set<String> = [DeviceTuple.defaultProvider, "apns", "fcm"]
 }

@@ -51,6 +51,18 @@ import Testing
         #expect(line(#"sipwake_sip_dropped_total{reason="global-limit"}"#)?.hasSuffix(" 0") ?? true)
     }
 
+    /// A provider name an app made up is labelled `other`: reports cannot grow the series.
+    @Test func wakeTimesAreLabelledOnlyWithProvidersSipwakeKnows() {
+        let metrics = CallMetrics(factory: factory)
+        metrics.wake(provider: "apns", platform: .ios, until: "invite").recordSeconds(1)
+        metrics.wake(provider: "made-up-1", platform: nil, until: "invite").recordSeconds(1)
+        metrics.wake(provider: "made-up-2", platform: nil, until: "invite").recordSeconds(1)
+        let text = registry.emitToString()
+        #expect(text.contains(#"sipwake_device_wake_seconds_count{provider="apns",platform="ios",until="invite"} 1"#), "\(text)")
+        #expect(text.contains(#"sipwake_device_wake_seconds_count{provider="other",platform="unknown",until="invite"} 2"#), "\(text)")
+        #expect(!text.contains("made-up"), "\(text)")
+    }
+
     @Test func callsAreCounted() {
         let metrics = CallMetrics(factory: factory)
         metrics.calls.increment()
