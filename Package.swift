@@ -143,6 +143,7 @@ let package = Package(
             dependencies: [
                 "Model", "Ports", "SIPCore", "Registrar", "SQLiteStorage", "Config", "API", "Push", "Forking",
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -164,6 +165,7 @@ let package = Package(
             name: "sipwake",
             dependencies: [
                 "SIPWake", "BuildInfo", "Model", "Ports", "Config", "SQLiteStorage", "Registrar", "SIPCore", "PushSink", "Push",
+                "CCurl",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

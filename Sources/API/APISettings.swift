@@ -26,7 +26,12 @@ public struct APISettings: Sendable {
     public var nonceMaxUses: Int
     /// Which provider reaches each app id: a tuple the reporter or the
     /// admin API writes must be reachable, or its device could never be woken.
-    public var pushRouting: PushRouting
+    /// Read from `pushRoutingTable`, which a reload may change.
+    public var pushRouting: PushRouting {
+        get { pushRoutingTable.current }
+        set { pushRoutingTable = PushRoutingTable(newValue) }
+    }
+    public var pushRoutingTable: PushRoutingTable
 
     public init(realm: String, algorithms: [DigestAlgorithm] = [.md5, .sha256], adminToken: String?,
                 maxBodySize: Int = 16 * 1024, failedLoginsPerMinute: Int = 10, adminFailuresPerMinute: Int = 5,
@@ -41,6 +46,6 @@ public struct APISettings: Sendable {
         self.nonceSecret = nonceSecret
         self.nonceLifetime = nonceLifetime
         self.nonceMaxUses = nonceMaxUses
-        self.pushRouting = pushRouting
+        pushRoutingTable = PushRoutingTable(pushRouting)
     }
 }

@@ -5,10 +5,13 @@ import Model
 import Ports
 
 /// The call records under `/admin/v1/calls`: a page of records, newest
-/// first, and one record found by its id, pairing id or Call-ID. Read-only;
-/// registered on the admin group, so behind the same bearer token.
+/// first, and one record found by its id, pairing id or Call-ID; and under
+/// `/admin/v1/live-calls` the calls in progress now, from the running SIP
+/// server. Read-only; registered on the admin group, so behind the same
+/// bearer token.
 struct AdminCallRoutes {
     let store: any CallRecordArchive
+    let liveCalls: (@Sendable () async -> [CallRecord]?)?
     let failures: AdminFailureLog
 
     /// Records hold whole timelines: pages are smaller than tuple pages.
@@ -29,6 +32,16 @@ struct AdminCallRoutes {
                 let total = try store.count(callee: user, outcome: outcome)
                 return APIJSON.response(.ok, AdminPageJSON(
                     items: items.map(CallRecordJSON.init), total: total, limit: limit, offset: offset))
+            }
+        }
+
+        if let liveCalls {
+            // Its own path: under calls/ it would hide a call whose id is "live".
+            group.get("live-calls") { _, _ in
+                guard let records = await liveCalls() else {
+                    throw AdminError(.serviceUnavailable, "the SIP server is not running")
+                }
+                return APIJSON.response(.ok, AdminItemsJSON(items: records.map(CallRecordJSON.init)))
             }
         }
 

@@ -22,6 +22,9 @@ struct AdminRoutes {
     /// The metrics in Prometheus' text format, served at `GET /metrics`
     /// behind the admin token; nil serves nothing there.
     let exposition: (@Sendable () -> String)?
+    /// The calls in progress, from the running SIP server (nil when it is
+    /// not running); nil serves nothing at `live-calls`.
+    let liveCalls: (@Sendable () async -> [CallRecord]?)?
     let clock: @Sendable () -> Date
 
     static let prefix = "/admin/v1"
@@ -77,7 +80,7 @@ struct AdminRoutes {
                     appIDCalls: body.appIDCalls, tokenCalls: body.tokenCalls,
                     appIDOther: body.appIDOther, tokenOther: body.tokenOther,
                     platform: fields.platform, provider: fields.provider, now: clock())
-                logger.info("admin created tuple", metadata: ["tuple.id": "\(tuple.id)", "tuple.username": "\(tuple.username)"])
+                logger.info("admin created tuple", metadata: ["tuple.id": .stringConvertible(tuple.id), "tuple.username": "\(tuple.username)"])
                 return APIJSON.response(.created, DeviceTupleJSON(tuple),
                                           headers: [.location: "\(Self.prefix)/tuples/\(tuple.id)"])
             }
@@ -93,7 +96,7 @@ struct AdminRoutes {
                     appIDCalls: body.appIDCalls, tokenCalls: body.tokenCalls,
                     appIDOther: body.appIDOther, tokenOther: body.tokenOther,
                     platform: fields.platform, provider: fields.provider)
-                logger.info("admin updated tuple", metadata: ["tuple.id": "\(tuple.id)", "tuple.username": "\(tuple.username)"])
+                logger.info("admin updated tuple", metadata: ["tuple.id": .stringConvertible(tuple.id), "tuple.username": "\(tuple.username)"])
                 return APIJSON.response(.ok, DeviceTupleJSON(tuple))
             }
         }
@@ -102,7 +105,7 @@ struct AdminRoutes {
             try Self.guarded(failures) {
                 let id = try Self.tupleID(context)
                 guard try tuples.delete(id: id) else { throw Self.noTuple(id) }
-                logger.info("admin deleted tuple", metadata: ["tuple.id": "\(id)"])
+                logger.info("admin deleted tuple", metadata: ["tuple.id": .stringConvertible(id)])
                 return Response(status: .noContent)
             }
         }
@@ -111,7 +114,7 @@ struct AdminRoutes {
             let body = try APIJSON.decode(AdminBatchDeleteBody.self, from: try await reader.read(request))
             return try Self.guarded(failures) {
                 let deleted = try tuples.delete(ids: try body.validated())
-                logger.info("admin batch-deleted tuples", metadata: ["tuples.requested": "\(body.ids.count)", "tuples.deleted": "\(deleted)"])
+                logger.info("admin batch-deleted tuples", metadata: ["tuples.requested": .stringConvertible(body.ids.count), "tuples.deleted": .stringConvertible(deleted)])
                 return APIJSON.response(.ok, AdminDeletedJSON(deleted: deleted))
             }
         }
@@ -122,12 +125,12 @@ struct AdminRoutes {
                     throw AdminError.badRequest("the user query parameter is required", field: "user")
                 }
                 let deleted = try tuples.deleteAll(username: user)
-                logger.info("admin deleted user's tuples", metadata: ["tuple.username": "\(user)", "tuples.deleted": "\(deleted)"])
+                logger.info("admin deleted user's tuples", metadata: ["tuple.username": "\(user)", "tuples.deleted": .stringConvertible(deleted)])
                 return APIJSON.response(.ok, AdminDeletedJSON(deleted: deleted))
             }
         }
 
-        AdminCallRoutes(store: stores.callRecords, failures: failures).register(on: group)
+        AdminCallRoutes(store: stores.callRecords, liveCalls: liveCalls, failures: failures).register(on: group)
         AdminUserRoutes(users: stores.users, realm: settings.realm, reader: reader, failures: failures, logger: logger)
             .register(on: group)
 
@@ -153,7 +156,7 @@ struct AdminRoutes {
                 let aor = user.lowercased()
                 guard let contact = request.uri.queryParameters.get("contact") else {
                     let deleted = try bindings.deleteAll(aor: aor)
-                    logger.info("admin deleted user's bindings", metadata: ["sip.aor": "\(aor)", "bindings.deleted": "\(deleted)"])
+                    logger.info("admin deleted user's bindings", metadata: ["sip.aor": "\(aor)", "bindings.deleted": .stringConvertible(deleted)])
                     return APIJSON.response(.ok, AdminDeletedJSON(deleted: deleted))
                 }
                 guard !contact.isEmpty else {

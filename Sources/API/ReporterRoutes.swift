@@ -62,7 +62,7 @@ struct ReporterRoutes: Sendable {
             return try await answer(request, kind: kind, address: address)
         } catch let error as APIError {
             logger.debug("reporter call refused", metadata: [
-                "http.path": "\(request.uri.path)", "http.status": "\(error.status.code)",
+                "http.path": "\(request.uri.path)", "http.status": .stringConvertible(error.status.code),
                 "reporter.field": "\(error.field ?? "-")", "client.address": "\(address)",
             ])
             return error.response()
@@ -105,7 +105,7 @@ struct ReporterRoutes: Sendable {
                 throw Self.apiError(error)
             }
             logger.debug("push token reported", metadata: [
-                "sip.user": "\(account)", "tuple.id": "\(written.tuple.id)", "tuple.created": "\(written.created)",
+                "sip.user": "\(account)", "tuple.id": .stringConvertible(written.tuple.id), "tuple.created": "\(written.created)",
                 "tuple.token_calls": "\(Self.redacted(written.tuple.tokenCalls))",
                 "tuple.token_other": "\(Self.redacted(written.tuple.tokenOther))",
             ])

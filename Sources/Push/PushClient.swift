@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 import Metrics
 import Model
@@ -19,7 +20,9 @@ import ServiceLifecycle
 /// and returns.
 public final class PushClient: Service, PushSender, PushHTTPPerformer, Sendable {
     private let settings: PushClientSettings
-    private let providers: PushProviders
+    /// Replaced whole by a reload (``replaceProviders(_:)``); a push keeps
+    /// the provider it was queued with.
+    private let providerTable: Mutex<PushProviders>
     private let logger: Logger
     private let reporter: PushResultReporter
     private let queue = PushRequestQueue()
@@ -27,7 +30,7 @@ public final class PushClient: Service, PushSender, PushHTTPPerformer, Sendable 
     /// `metrics` is the backend the push results are counted in.
     public init(settings: PushClientSettings, providers: PushProviders, logger: Logger, metrics: any MetricsFactory) {
         self.settings = settings
-        self.providers = providers
+        providerTable = Mutex(providers)
         self.logger = logger
         reporter = PushResultReporter(logger: logger,
                                       counters: PushResultCounters(providers: providers.names, factory: metrics))
@@ -52,6 +55,18 @@ public final class PushClient: Service, PushSender, PushHTTPPerformer, Sendable 
             self.queue.requestStop()
         }
         if !started { throw PushClientError("libcurl could not start") }
+    }
+
+    /// The providers pushes go through now.
+    public var providers: PushProviders {
+        providerTable.withLock { $0 }
+    }
+
+    /// A reload: pushes queued from now on go through `providers`; pushes
+    /// already queued finish with the provider they were queued with.
+    public func replaceProviders(_ providers: PushProviders) {
+        reporter.counters.register(providers: providers.names)
+        providerTable.withLock { $0 = providers }
     }
 
     /// Queues `message` for its provider and returns at once. `completion`

@@ -22,6 +22,14 @@ struct PushResultCounters: Sendable {
         self.byProvider = byProvider
     }
 
+    /// Makes the counters of `providers` (configured by a reload), so each
+    /// is scraped from zero.
+    func register(providers: [String]) {
+        for provider in providers where byProvider[provider] == nil {
+            for kind in Self.kinds { _ = Self.counter(provider: provider, kind: kind, factory: factory) }
+        }
+    }
+
     func count(provider: String, kind: PushResultKind) {
         // A push naming a provider that is not configured still counts, under the name it gave.
         let counter = byProvider[provider]?[kind] ?? Self.counter(provider: provider, kind: kind, factory: factory)

@@ -13,7 +13,7 @@ import Model
 /// every other failure is a warning of its own.
 struct PushResultReporter: Sendable {
     private let logger: Logger
-    private let counters: PushResultCounters
+    let counters: PushResultCounters
     private let outages = ProviderOutages()
 
     init(logger: Logger, counters: PushResultCounters) {
@@ -33,7 +33,7 @@ struct PushResultReporter: Sendable {
         let metadata: Logger.Metadata = [
             "push.provider": "\(provider)",
             "push.event": "\(message.event.rawValue)",
-            "push.tuple_id": "\(message.tupleID)",
+            "push.tuple_id": .stringConvertible(message.tupleID),
             "call.pairing_id": "\(message.pairingID)",
             "push.token": "\(message.shortToken)",
             "push.result": "\(result.name)",

@@ -85,7 +85,7 @@ struct PushSinkAPNs: Sendable {
         record.answerHeaders = answerHeaders
         sink.add(record)
         sink.logger.debug("push sink received a push", metadata: [
-            "push.provider": "apns", "push.token": "\(token)", "sink.rule": "\(rule)", "http.status": "\(record.status)",
+            "push.provider": "apns", "push.token": "\(token)", "sink.rule": "\(rule)", "http.status": .stringConvertible(record.status),
         ])
         try await sink.wait(for: rule)
         guard let answer else {
@@ -105,7 +105,7 @@ struct PushSinkAPNs: Sendable {
         record.answerHeaders = answerHeaders
         sink.add(record)
         sink.logger.debug("push sink refused a push", metadata: [
-            "push.provider": "apns", "push.token": "\(record.token ?? "")", "http.status": "\(refusal.status)",
+            "push.provider": "apns", "push.token": "\(record.token ?? "")", "http.status": .stringConvertible(refusal.status),
             "push.reason": "\(refusal.reason)", "push.check": "\(refusal.check)",
         ])
         return PushSinkRoutes.json(status: refusal.status, answer, headers: answerHeaders)

@@ -74,7 +74,7 @@ struct PushSinkFCM: Sendable {
         record.answer = answer
         sink.add(record)
         sink.logger.debug("push sink received a push", metadata: [
-            "push.provider": "fcm", "push.token": "\(token)", "sink.rule": "\(rule)", "http.status": "\(record.status)",
+            "push.provider": "fcm", "push.token": "\(token)", "sink.rule": "\(rule)", "http.status": .stringConvertible(record.status),
         ])
         try await sink.wait(for: rule)
         return PushSinkRoutes.json(status: record.status, answer, headers: answerHeaders)
@@ -87,7 +87,7 @@ struct PushSinkFCM: Sendable {
         record.answer = error.json
         sink.add(record)
         sink.logger.debug("push sink refused a push", metadata: [
-            "push.provider": "fcm", "push.token": "\(record.token ?? "")", "http.status": "\(error.code)",
+            "push.provider": "fcm", "push.token": "\(record.token ?? "")", "http.status": .stringConvertible(error.code),
             "push.reason": "\(error.reason)", "push.check": "\(check)",
         ])
         return PushSinkRoutes.json(status: error.code, error.json)

@@ -64,7 +64,7 @@ struct PushSinkOAuth: Sendable {
         record.answer = .object(shown)
         sink.add(record)
         sink.logger.debug("push sink issued an access token", metadata: [
-            "push.provider": "oauth", "jwt.iss": "\(record.jwtIss ?? "")", "oauth.expires_in": "\(lifetime)",
+            "push.provider": "oauth", "jwt.iss": "\(record.jwtIss ?? "")", "oauth.expires_in": .stringConvertible(lifetime),
         ])
         var answer = shown
         answer["access_token"] = .string(token)

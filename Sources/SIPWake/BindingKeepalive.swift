@@ -54,7 +54,7 @@ final class BindingKeepalive {
             // Any answer, even 4xx, proves the device and its NAT mapping are there.
             if status == 408 || status == 503 {
                 failed.increment()
-                logger.debug("keepalive unanswered", metadata: ["sip.aor": "\(aor)", "sip.contact": "\(contact)", "sip.status": "\(status)"])
+                logger.debug("keepalive unanswered", metadata: ["sip.aor": "\(aor)", "sip.contact": "\(contact)", "sip.status": .stringConvertible(status)])
             }
         }
         if accepted { sent.increment() } else { failed.increment() }

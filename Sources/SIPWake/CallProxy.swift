@@ -1,3 +1,4 @@
+import Config
 import Forking
 import Foundation
 import Logging
@@ -17,7 +18,7 @@ import SIPCore
 /// work, done by the parts it holds (``CallRegistry``, ``BranchForwarder``,
 /// ``PushDispatcher``, ``CallRecorder``). Owned by `SIPServer`, loop thread only.
 final class CallProxy {
-    private let settings: CallProxySettings
+    private var settings: CallProxySettings
     private let tuples: DeviceTupleQueue
     /// Every user's tuples in memory, when the server keeps them: a call to
     /// a user with tuples pushes without reading the store.
@@ -26,7 +27,7 @@ final class CallProxy {
     var tupleWork: DeviceTupleQueue { tuples }
     private let recorder: CallRecorder
     private var rejected: RejectedCalls
-    private let pushes: PushDispatcher
+    private var pushes: PushDispatcher
     private let forwarder: BranchForwarder
     private let logger: Logger
     private let clock: @Sendable () -> Date
@@ -75,6 +76,21 @@ final class CallProxy {
     }
 
     var pendingCount: Int { calls.count }
+
+    /// A reload: the push settings of `config` apply to pushes sent from
+    /// now on, in calls already pending too.
+    func reloadPush(_ config: SipwakeConfig) {
+        settings.applyPush(config)
+        pushes.incomingBadge = settings.incomingBadge
+        pushes.missedBadge = settings.missedBadge
+        pushes.sound = settings.sound
+        pushes.appSounds = settings.appSounds
+    }
+
+    /// The records of the calls pending now, oldest first.
+    var liveRecords: [CallRecord] {
+        calls.all.map(\.record).sorted { $0.startedAt < $1.startedAt }
+    }
 
     // MARK: Incoming call
 
@@ -402,7 +418,7 @@ final class CallProxy {
             tuples.write { store in
                 do { _ = try store.delete(id: tupleID) } catch {
                     failed.increment()
-                    logger.warning("stale tuple not deleted", metadata: ["push.tuple_id": "\(tupleID)", "error": "\(error)"])
+                    logger.warning("stale tuple not deleted", metadata: ["push.tuple_id": .stringConvertible(tupleID), "error": "\(error)"])
                 }
             }
         case .missedCallMessage(let binding):
@@ -468,7 +484,7 @@ final class CallProxy {
     /// answered and every 2xx goes up).
     private func retiredBranchResponse(_ key: String, _ id: BranchID, status: Int, response: SIPResponse?) -> Bool {
         guard let call = calls[key] else { return false }
-        call.logger.debug("late response on a stopped branch", metadata: ["sip.status": "\(status)", "call.branch": "\(id)"])
+        call.logger.debug("late response on a stopped branch", metadata: ["sip.status": .stringConvertible(status), "call.branch": "\(id)"])
         guard (200..<300).contains(status) else {
             deliver(key, status < 200 ? .provisional(id, status: status) : .final(id, status: status))
             return false

@@ -63,14 +63,20 @@ struct CallProxySettings: Sendable {
         trustedPeers = config.auth.trustedPeers
         authEnabled = config.auth.enabled
         self.pushEnabled = pushEnabled
+        domain = config.sip.domains.first ?? "localhost"
+        applyPush(config)
+        rejectedRecordsPerMinute = config.calls.rejectedRecordsPerMinute
+    }
+
+    /// Takes the push settings of `config`: badges, sounds, the apps'
+    /// switched-off notices, the webhooks. At start, and at a reload.
+    mutating func applyPush(_ config: SipwakeConfig) {
         incomingBadge = config.push.incomingBadge
         missedBadge = config.push.missedBadge
         sound = config.push.sound.isEmpty ? nil : config.push.sound
         switchedOff = config.switchedOffEndPushes
         appSounds = config.appSounds
-        domain = config.sip.domains.first ?? "localhost"
         webhook = pushEnabled ? WebhookConfig.settings(config.webhook) : nil
-        rejectedRecordsPerMinute = config.calls.rejectedRecordsPerMinute
     }
 
     /// The push token a device's Contact names it by, read by Sofia (the

@@ -12,6 +12,9 @@ struct CallRegistry<Call> {
 
     subscript(key: String) -> Call? { calls[key] }
 
+    /// Every call, in no particular order.
+    var all: [Call] { Array(calls.values) }
+
     mutating func add(_ call: Call, key: String, aor: String) {
         calls[key] = call
         keysByAOR[aor, default: []].insert(key)

@@ -69,7 +69,7 @@ public final class DeviceTupleIndex: Sendable {
             failures.increment()
             if let failed = headUntold.withLock({ $0.add(1, now: Date()) }) {
                 logger.warning("device tuple feed not readable: calls read the database meanwhile",
-                               metadata: ["tuples.failures": "\(failed)"])
+                               metadata: ["tuples.failures": .stringConvertible(failed)])
             }
             return nil
         }
@@ -107,7 +107,7 @@ public final class DeviceTupleIndex: Sendable {
             failures.increment()
             if let failed = untold.withLock({ $0.add(1, now: Date()) }) {
                 logger.warning("device tuple index not refreshed: calls read the database meanwhile",
-                               metadata: ["error": "\(error)", "tuples.failures": "\(failed)"])
+                               metadata: ["error": "\(error)", "tuples.failures": .stringConvertible(failed)])
             }
         }
     }

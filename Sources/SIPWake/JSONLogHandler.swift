@@ -9,13 +9,22 @@ import Logging
 /// a string, so a field never changes type with its value (a user named
 /// `1000` stays `"1000"`).
 public struct JSONLogHandler: LogHandler {
-    public var logLevel: Logger.Level = .info
+    /// A level set on this handler alone; else the shared one.
+    private var ownLevel: Logger.Level?
+    private let sharedLevel: LogLevelControl?
+    public var logLevel: Logger.Level {
+        get { ownLevel ?? sharedLevel?.level ?? .info }
+        set { ownLevel = newValue }
+    }
     public var metadata: Logger.Metadata = [:]
     private let label: String
     private let write: @Sendable (Data) -> Void
 
     /// `write` receives each line with its newline; standard error by default.
-    public init(label: String, write: @escaping @Sendable (Data) -> Void = { FileHandle.standardError.write($0) }) {
+    /// `level`, when given, is the level to filter at until one is set on the handler.
+    public init(label: String, level: LogLevelControl? = nil,
+                write: @escaping @Sendable (Data) -> Void = { FileHandle.standardError.write($0) }) {
+        sharedLevel = level
         self.label = label
         self.write = write
     }

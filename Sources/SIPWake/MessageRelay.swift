@@ -70,7 +70,7 @@ final class MessageRelay {
         metrics.forwarded.increment()
         relays[key] = relay
         logger.debug("message relayed", metadata: [
-            "sip.call_id": "\(request.message.callID ?? "")", "message.branches": "\(relay.branches.count)"])
+            "sip.call_id": "\(request.message.callID ?? "")", "message.branches": .stringConvertible(relay.branches.count)])
         finishIfDone(key)
     }
 

@@ -18,7 +18,8 @@ import SIPCore
 /// on the device-tuple queue and their results come back through the
 /// registrar's `resume`.
 final class PNSRegistrations {
-    private let directory: PNSDirectory
+    /// Replaced by a reload when `[apps.*]` change.
+    var directory: PNSDirectory
     private var schedule: BindingRefreshSchedule
     private let tuples: DeviceTupleQueue
     private let sender: (any PushSender)?
@@ -305,7 +306,7 @@ final class PNSRegistrations {
             guard let expiresAt = expiries[key], expiresAt > now, schedule.purr(of: key) == nil else { continue }
             _ = schedule(key, tuple: tuple, expiresAt: expiresAt, now: now)
         }
-        logger.debug("refresh schedule restored", metadata: ["pns.devices": "\(schedule.count)"])
+        logger.debug("refresh schedule restored", metadata: ["pns.devices": .stringConvertible(schedule.count)])
     }
 
     // MARK: Bindings and time
@@ -354,7 +355,7 @@ final class PNSRegistrations {
             targets[key] = nil
             metrics.refreshUnanswered.increment()
             logger.warning("binding expired although refresh pushes were sent", metadata: [
-                "sip.aor": "\(key.aor)", "pns.selector": "\(key.selector)", "pns.pushes": "\(pushes)"])
+                "sip.aor": "\(key.aor)", "pns.selector": "\(key.selector)", "pns.pushes": .stringConvertible(pushes)])
         case .push(let key, let purr, let attempt):
             push(key, purr: purr, attempt: attempt)
         }
@@ -370,7 +371,7 @@ final class PNSRegistrations {
             expiresAt: now.addingTimeInterval(Self.refreshPushLifetime), callee: key.aor)
         message.purr = purr
         logger.debug("binding refresh push", metadata: [
-            "sip.aor": "\(key.aor)", "pns.selector": "\(key.selector)", "pns.attempt": "\(attempt)"])
+            "sip.aor": "\(key.aor)", "pns.selector": "\(key.selector)", "pns.attempt": .stringConvertible(attempt)])
         let resume = self.resume
         sender.send(message) { result in
             resume { registrations in
@@ -403,7 +404,7 @@ final class PNSRegistrations {
                     _ = try store.delete(id: tupleID)
                 } catch {
                     failed.increment()
-                    logger.warning("stale push target not deleted", metadata: ["push.tuple_id": "\(tupleID)", "error": "\(error)"])
+                    logger.warning("stale push target not deleted", metadata: ["push.tuple_id": .stringConvertible(tupleID), "error": "\(error)"])
                 }
             }
             return
@@ -413,11 +414,11 @@ final class PNSRegistrations {
             do {
                 try store.recordPushResult(id: tupleID, sentAt: sentAt, at: now, status: result.httpStatus, result: result.name)
             } catch StorageError.tupleNotFound {
-                logger.debug("refresh push result for a tuple already deleted", metadata: ["push.tuple_id": "\(tupleID)"])
+                logger.debug("refresh push result for a tuple already deleted", metadata: ["push.tuple_id": .stringConvertible(tupleID)])
             } catch {
                 failed.increment()
                 logger.warning("refresh push result not written on the tuple",
-                               metadata: ["push.tuple_id": "\(tupleID)", "error": "\(error)"])
+                               metadata: ["push.tuple_id": .stringConvertible(tupleID), "error": "\(error)"])
             }
         }
     }

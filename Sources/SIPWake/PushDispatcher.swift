@@ -64,11 +64,11 @@ struct PushDispatcher: Sendable {
                 try store.recordPushResult(id: tupleID, sentAt: sentAt, at: now, status: result.httpStatus,
                                            result: result.name)
             } catch StorageError.tupleNotFound {
-                logger.debug("push result for a tuple already deleted", metadata: ["push.tuple_id": "\(tupleID)"])
+                logger.debug("push result for a tuple already deleted", metadata: ["push.tuple_id": .stringConvertible(tupleID)])
             } catch {
                 failed.increment()
                 logger.warning("push result not written on the tuple",
-                               metadata: ["push.tuple_id": "\(tupleID)", "error": "\(error)"])
+                               metadata: ["push.tuple_id": .stringConvertible(tupleID), "error": "\(error)"])
             }
         }
     }

@@ -300,8 +300,8 @@ final class RegistrarHandler {
         metrics.accepted.increment()
         logger.debug("register accepted", metadata: [
             "sip.aor": "\(parked.aor)", "sip.call_id": "\(parked.request.message.callID ?? "")",
-            "bindings.count": "\(parked.bindings.count)",
-            "client.address": "\(parked.request.source.host)", "client.port": "\(parked.request.source.port)",
+            "bindings.count": .stringConvertible(parked.bindings.count),
+            "client.address": "\(parked.request.source.host)", "client.port": .stringConvertible(parked.request.source.port),
             "client.transport": "\(parked.request.source.transport.rawValue)"])
         replyOK(parked.request, key: parked.key, bindings: parked.bindings, wantsOutbound: parked.wantsOutbound,
                 now: clock(), featureCaps: featureCaps)
@@ -335,7 +335,7 @@ final class RegistrarHandler {
                         key: RegisterTransactionID? = nil) {
         metrics.rejected.increment()
         logger.debug("register rejected", metadata: [
-            "sip.status": "\(status)", "sip.reason": "\(phrase)", "sip.call_id": "\(request.message.callID ?? "")",
+            "sip.status": .stringConvertible(status), "sip.reason": "\(phrase)", "sip.call_id": "\(request.message.callID ?? "")",
             "client.address": "\(request.source.host)"])
         if let key {
             answer(request, key: key, status, phrase)
@@ -360,7 +360,7 @@ final class RegistrarHandler {
         if unanswered > 0 {
             metrics.unanswered.increment(by: unanswered)
             logger.warning("registers unanswered after 32 s no longer taken as in progress", metadata: [
-                "registers.count": "\(unanswered)", "registers.waiting": "\(pending.count)"])
+                "registers.count": .stringConvertible(unanswered), "registers.waiting": .stringConvertible(pending.count)])
         }
         let changes = table.expire(now: clock())
         guard !changes.isEmpty else { return }
@@ -371,7 +371,7 @@ final class RegistrarHandler {
         metrics.bindings.record(table.count)
         let logger = self.logger
         let failed = metrics.expiryDeleteFailed
-        logger.debug("bindings expired", metadata: ["bindings.count": "\(changes.count)"])
+        logger.debug("bindings expired", metadata: ["bindings.count": .stringConvertible(changes.count)])
         writer.submit(changes) { result in
             if case .failure(let error) = result {
                 failed.increment()

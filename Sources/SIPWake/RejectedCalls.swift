@@ -33,7 +33,7 @@ struct RejectedCalls {
         metrics.rejected.increment()
         metrics.ended[.rejected]?.increment()
         logger.debug("call rejected", metadata: [
-            "sip.call_id": "\(message.callID ?? "")", "call.callee": "\(callee ?? "")", "sip.status": "\(status)",
+            "sip.call_id": "\(message.callID ?? "")", "call.callee": "\(callee ?? "")", "sip.status": .stringConvertible(status),
             "call.reason": "\(reason)", "client.address": "\(request.source.host)"])
         guard let sink else { return }
         switch cap.decide(now: now) {
@@ -49,7 +49,7 @@ struct RejectedCalls {
             metrics.rejectedUnrecorded.increment()
             if first {
                 logger.warning("rejected calls not recorded: over the cap", metadata: [
-                    "calls.rejected_records_per_minute": "\(cap.perMinute)"])
+                    "calls.rejected_records_per_minute": .stringConvertible(cap.perMinute)])
             }
         }
     }

@@ -51,7 +51,7 @@ public struct RetentionPurgeService: Service, CustomStringConvertible {
         do {
             let purged = try purge(cutoff)
             if purged > 0 {
-                logger.info("retention purge done", metadata: ["purge.what": "\(what)", "purge.count": "\(purged)", "purge.retention_days": "\(retentionDays)"])
+                logger.info("retention purge done", metadata: ["purge.what": "\(what)", "purge.count": .stringConvertible(purged), "purge.retention_days": .stringConvertible(retentionDays)])
             }
             return purged
         } catch {

@@ -1,3 +1,4 @@
+import Config
 import Foundation
 import Logging
 import Metrics
@@ -82,6 +83,19 @@ actor SIPServer: SIPRequestHandler {
                                           global: settings.maxStatelessPerSecond, now: clock())
     }
 
+    /// A reload's push settings: badges, sounds, the apps' notices and
+    /// webhooks for the pushes sent from now on, and the RFC 8599 directory
+    /// for the registrations that follow.
+    func reloadPush(config: SipwakeConfig, pnsDirectory: PNSDirectory) {
+        calls?.reloadPush(config)
+        registrar?.pns?.directory = pnsDirectory
+    }
+
+    /// The records of the calls in progress, oldest first.
+    func liveCalls() -> [CallRecord] {
+        calls?.liveRecords ?? []
+    }
+
     /// Loads the saved state and binds every listener. The timers and the
     /// user lookups run in `SIPService`'s task group (`runHousekeeping`,
     /// `runUserRefresh`, `runUserLookups`).
@@ -152,7 +166,7 @@ actor SIPServer: SIPRequestHandler {
         messages.agent = agent
         logger.info("sip listening", metadata: [
             "sip.listen": "\(listeners.map { "\($0.transport.rawValue):\($0.host):\($0.port)" }.joined(separator: ","))",
-            "bindings.count": "\(registrar.table.count)", "users.count": "\(users.count)",
+            "bindings.count": .stringConvertible(registrar.table.count), "users.count": .stringConvertible(users.count),
             "sip.loop_priority": "\(loop.runsAheadOfBackgroundThreads ? "raised" : "normal")"])
     }
 
@@ -284,12 +298,12 @@ actor SIPServer: SIPRequestHandler {
     /// answered, so their records show it, at most `limit`.
     func interruptCalls(waitingAtMost limit: Duration) async {
         guard let calls, calls.pendingCount > 0 else { return }
-        logger.info("shutting down calls", metadata: ["calls.count": "\(calls.pendingCount)"])
+        logger.info("shutting down calls", metadata: ["calls.count": .stringConvertible(calls.pendingCount)])
         calls.interruptAll()
         let deadline = ContinuousClock.now + limit
         while let left = self.calls?.pendingCount, left > 0 {
             guard ContinuousClock.now < deadline, !Task.isCancelled else {
-                logger.warning("pushes of interrupted calls unanswered at shutdown", metadata: ["calls.count": "\(left)"])
+                logger.warning("pushes of interrupted calls unanswered at shutdown", metadata: ["calls.count": .stringConvertible(left)])
                 return
             }
             try? await Task.sleep(for: .milliseconds(10))

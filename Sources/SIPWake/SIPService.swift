@@ -24,16 +24,20 @@ public struct SIPService: Service {
     private let logger: Logger
     private let metrics: any MetricsFactory
     private let ready: (@Sendable () -> Void)?
+    private let control: SIPControl?
 
     /// `bindingJournal` commits the registrar's changes; `callRecords` keeps
     /// the story of each call, nil when none is kept. Both are started here
     /// and shut down when the service stops. `push` is the running push
     /// client, nil when pushes are off; `metrics` is where the registrar,
-    /// authentication and flood counters go.
+    /// authentication and flood counters go. `control`, when given, holds
+    /// the server while it runs (live calls, reloads).
     public init(config: SipwakeConfig, stores: Stores, bindingJournal: any BindingJournal,
                 callRecords: (any CallRecordSink)?, push: PushClient? = nil,
                 pnsDirectory: PNSDirectory = PNSDirectory(apps: []), tupleIndex: DeviceTupleIndex? = nil,
-                logger: Logger, metrics: any MetricsFactory, ready: (@Sendable () -> Void)? = nil) {
+                logger: Logger, metrics: any MetricsFactory, control: SIPControl? = nil,
+                ready: (@Sendable () -> Void)? = nil) {
+        self.control = control
         self.pnsDirectory = pnsDirectory
         self.tupleIndex = tupleIndex
         self.config = config
@@ -59,7 +63,7 @@ public struct SIPService: Service {
             // A failure is logged; calls read the database until a catch-up succeeds.
             tupleIndex.refresh(from: stores.tuples)
             let held = tupleIndex.counts
-            logger.debug("device tuples loaded", metadata: ["tuples.count": "\(held.tuples)", "users.count": "\(held.users)"])
+            logger.debug("device tuples loaded", metadata: ["tuples.count": .stringConvertible(held.tuples), "users.count": .stringConvertible(held.users)])
         }
 
         if !config.auth.enabled {
@@ -103,6 +107,7 @@ public struct SIPService: Service {
             loop.stop()
             throw error
         }
+        control?.attach(server)
         ready?()
 
         // Runs until SIGTERM/SIGINT (ServiceGroup's graceful shutdown) or
@@ -120,6 +125,7 @@ public struct SIPService: Service {
             group.cancelAll()
         }
 
+        control?.detach()
         logger.info("sip shutting down")
         await server.beginShutdown()
         // Commit what is queued; its REGISTERs are answered on the loop.
@@ -137,7 +143,7 @@ public struct SIPService: Service {
         // database before it closes.
         await Self.waitOffThePool { tupleWork?.drain() }
         await Self.waitOffThePool { records?.shutdown() }
-        logger.info("sip stopped", metadata: ["bindings.count": "\(remaining)"])
+        logger.info("sip stopped", metadata: ["bindings.count": .stringConvertible(remaining)])
     }
 
     /// Runs a call that blocks until a writer thread has drained (its
@@ -158,7 +164,7 @@ public struct SIPService: Service {
         do {
             let result = try stores.callRecords.closeOpenRecords()
             if result.closed > 0 {
-                logger.info("open call records closed as interrupted", metadata: ["call_records.count": "\(result.closed)"])
+                logger.info("open call records closed as interrupted", metadata: ["call_records.count": .stringConvertible(result.closed)])
             }
             for id in result.unreadable {
                 logger.warning("open call record unreadable, left open", metadata: ["call.record_id": "\(id)"])

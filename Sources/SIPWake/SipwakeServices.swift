@@ -17,15 +17,21 @@ public enum SipwakeServices {
     /// `metrics` is the backend the counters and timers are reported to;
     /// `exposition` (its text) is served at `GET /metrics` behind the admin token.
     /// `pushApps` are the apps pushed to directly (``PushApps/load(_:file:)``).
+    /// With `reload` (which reads the configuration again, as at start), a
+    /// `SIGHUP` reloads what can change while running (``ConfigReloadService``);
+    /// `logLevel` is the level the log handlers share.
     public static func make(config: SipwakeConfig, database: SipwakeDatabase, logger: Logger,
                             metrics: any MetricsFactory, pushApps: [PushAppSettings] = [],
-                            exposition: (@Sendable () -> String)? = nil)
+                            exposition: (@Sendable () -> String)? = nil,
+                            reload: (@Sendable () throws -> (SipwakeConfig, [PushAppSettings]))? = nil,
+                            logLevel: LogLevelControl? = nil)
         throws(APNsSigningKeyError) -> [ServiceGroupConfiguration.ServiceConfiguration]
     {
         // The group stops services in reverse order: the push client goes
         // last, so the missed-call pushes of calls ended by the shutdown still leave.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         var push: PushClient?
+        var pushSystem: PushSystem?
         if config.push.enabled {
             let system = try PushSystem(
                 settings: PushClientSettings(timeout: Double(config.push.timeout),
@@ -35,6 +41,7 @@ public enum SipwakeServices {
             services.append(.init(service: system.client))
             services.append(.init(service: system.credentials))
             push = system.client
+            pushSystem = system
         }
         // The call path's device tuples in memory; every tuple written in
         // this process updates them before the write returns.
@@ -58,10 +65,12 @@ public enum SipwakeServices {
         let callRecords = config.calls.recordRetentionDays > 0
             ? CallRecordWriter(store: CallRecordStore(database: database), logger: logger,
                                observe: WriterMetrics(writer: "call-records", factory: metrics).observer) : nil
+        let control = SIPControl()
         services.append(.init(service: SIPService(
             config: config, stores: stores, bindingJournal: bindingJournal, callRecords: callRecords,
             push: push, pnsDirectory: push == nil ? PNSDirectory(apps: []) : config.pnsDirectory(pushApps: pushApps),
-            tupleIndex: tupleIndex, logger: logger, metrics: metrics)))
+            tupleIndex: tupleIndex, logger: logger, metrics: metrics, control: control)))
+        var pushRouting: PushRoutingTable?
         if let listen = config.http.listen {
             var secret = Array(config.auth.secret.utf8)
             if secret.isEmpty { secret = (0..<32).map { _ in UInt8.random(in: .min ... .max) } }
@@ -77,13 +86,19 @@ public enum SipwakeServices {
             if settings.adminToken == nil {
                 logger.notice("admin API is off: set [http] admin_token (or SIPWAKE_HTTP_ADMIN_TOKEN) to enable it")
             }
+            pushRouting = settings.pushRoutingTable
             let router = APIRouter.make(stores: stores, settings: settings, logger: logger, metrics: metrics,
-                                        exposition: exposition)
+                                        exposition: exposition, liveCalls: { await control.liveCalls() })
             let app = Application(
                 router: router,
                 configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: "sipwake"),
                 logger: logger)
             services.append(.init(service: app))
+        }
+        if let reload {
+            services.append(.init(service: ConfigReloadService(
+                config: config, load: reload, logLevel: logLevel, push: pushSystem, sip: control,
+                pushRouting: pushRouting, logger: logger, metrics: metrics)))
         }
         // A purge may finish at once (retention 0): that must not stop the server.
         let tuples = stores.tuples

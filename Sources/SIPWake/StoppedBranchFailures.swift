@@ -28,11 +28,11 @@ struct StoppedBranchFailures {
         case .cancelNotSent(let branch, let status):
             metrics.stoppedBranchCancelNotSent.increment()
             logger.warning("stopped branch cancel not sent", metadata: [
-                "sip.branch": "\(branch)", "sip.status": "\(status)"])
+                "sip.branch": "\(branch)", "sip.status": .stringConvertible(status)])
         case .ackNotSent(let branch, let status):
             metrics.stoppedBranchAckNotSent.increment()
             logger.warning("stopped branch ack not sent", metadata: [
-                "sip.branch": "\(branch)", "sip.status": "\(status)"])
+                "sip.branch": "\(branch)", "sip.status": .stringConvertible(status)])
         case .forgottenEarly(let count):
             metrics.stoppedBranchesForgottenEarly.increment(by: count)
             if let untold = forgotten.add(count, now: now) { warnForgotten(untold) }
@@ -47,6 +47,6 @@ struct StoppedBranchFailures {
 
     private func warnForgotten(_ count: Int) {
         logger.warning("stopped branches forgotten before timer c", metadata: [
-            "branches.count": "\(count)"])
+            "branches.count": .stringConvertible(count)])
     }
 }

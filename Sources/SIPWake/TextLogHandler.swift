@@ -9,13 +9,22 @@ import Logging
 /// Metadata keys are sorted, so a line's shape depends only on its keys
 /// (what the fail2ban filter in etc/fail2ban relies on).
 public struct TextLogHandler: LogHandler {
-    public var logLevel: Logger.Level = .info
+    /// A level set on this handler alone; else the shared one.
+    private var ownLevel: Logger.Level?
+    private let sharedLevel: LogLevelControl?
+    public var logLevel: Logger.Level {
+        get { ownLevel ?? sharedLevel?.level ?? .info }
+        set { ownLevel = newValue }
+    }
     public var metadata: Logger.Metadata = [:]
     private let label: String
     private let write: @Sendable (String) -> Void
 
     /// `write` receives each line with its newline; standard error by default.
-    public init(label: String, write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+    /// `level`, when given, is the level to filter at until one is set on the handler.
+    public init(label: String, level: LogLevelControl? = nil,
+                write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+        sharedLevel = level
         self.label = label
         self.write = write
     }

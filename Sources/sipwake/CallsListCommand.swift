@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import Model
 import Ports
@@ -14,9 +15,17 @@ struct CallsListCommand: ParsableCommand {
     @Option(help: "At most this many calls.") var limit = 50
     @Option(help: "Skip this many calls first (paging).") var offset = 0
     @Flag(help: "JSON instead of a table (every record in full).") var json = false
+    @Flag(help: ArgumentHelp(
+        "Calls in progress now, from the running server (its admin API: [http] listen and admin_token).",
+        discussion: "Takes --user, --limit and --json; --outcome and --offset are for records."))
+    var live = false
 
     func run() throws {
         try ListPage.validate(limit: limit, offset: offset)
+        if live {
+            try listLive()
+            return
+        }
         let filter = try outcome.map(CallsOutcomeArgument.parse)
         let config = try options.load()
         let database = try DatabaseAccess.open(config)
@@ -36,5 +45,42 @@ struct CallsListCommand: ParsableCommand {
         }
         ListPage.print(headers: CallsOutput.listHeaders, rows: calls.map(CallsOutput.listRow), total: total,
                        offset: offset, noun: "calls", counted: CallsOutput.plural)
+    }
+
+    /// `--live`: asks the running server, whatever the database holds.
+    private func listLive() throws {
+        if outcome != nil { throw ValidationError("--outcome is for call records: calls in progress have none yet") }
+        if offset != 0 { throw ValidationError("--offset is for call records: --live lists every call in progress") }
+        let config = try options.load()
+        let client = try AdminAPIClient(config: config, what: "calls in progress")
+        let body = try client.get("live-calls")
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+              var items = object["items"] as? [[String: Any]],
+              var calls = try? JSONDecoder().decode(LiveCallsPage.self, from: body).items else {
+            throw CLIError("the server at \(client.baseURL) answered something that is not a list of calls")
+        }
+        if let user {
+            let wanted = user.lowercased()
+            let keep = calls.indices.filter { calls[$0].callee.lowercased() == wanted }
+            items = keep.map { items[$0] }
+            calls = keep.map { calls[$0] }
+        }
+        let total = calls.count
+        items = Array(items.prefix(limit))
+        calls = Array(calls.prefix(limit))
+        if json {
+            let data = try JSONSerialization.data(withJSONObject: items,
+                                                  options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        let times = ISO8601DateFormatter()
+        times.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let now = Date()
+        var table = TextTable(headers: LiveCallJSON.headers)
+        for call in calls { table.append(call.row(now: now, times: times)) }
+        print(table.render())
+        let counted = total == 1 ? "1 call in progress" : "\(total) calls in progress"
+        print(calls.count == total ? counted : "the first \(calls.count) of \(counted) (--limit for more)")
     }
 }

@@ -20,11 +20,12 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let (config, pushApps) = try options.loadWithPushApps()
         let configFile = try options.absolutePath()
+        // One level for every handler, so a reload changes it everywhere.
+        let logLevel = LogLevelControl(Logger.Level(rawValue: config.log.level.rawValue) ?? .info)
         LoggingSystem.bootstrap { label in
-            var handler: any LogHandler = config.log.format == .json
-                ? JSONLogHandler(label: label) : TextLogHandler(label: label)
-            handler.logLevel = Logger.Level(rawValue: config.log.level.rawValue) ?? .info
-            return handler
+            config.log.format == .json
+                ? JSONLogHandler(label: label, level: logLevel) as any LogHandler
+                : TextLogHandler(label: label, level: logLevel)
         }
         let logger = Logger(label: "sipwake")
         logger.info("sipwake starting", metadata: [
@@ -53,8 +54,10 @@ struct ServeCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(metrics)
         let services: [ServiceGroupConfiguration.ServiceConfiguration]
         do {
+            let options = self.options
             services = try SipwakeServices.make(config: config, database: database, logger: logger, metrics: metrics,
-                                                pushApps: pushApps, exposition: { registry.emitToString() })
+                                                pushApps: pushApps, exposition: { registry.emitToString() },
+                                                reload: { try options.loadWithPushApps() }, logLevel: logLevel)
         } catch {
             throw CLIError("cannot start push delivery: \(error.description)")
         }

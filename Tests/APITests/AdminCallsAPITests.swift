@@ -181,4 +181,25 @@ final class AdminCallsAPITests: XCTestCase {
             }
         }
     }
+
+    func testLiveCallsAreTheRunningServersCallsAnd503WhenItIsNotRunning() async throws {
+        try await AdminTests.withApp { client, _ in
+            let (status, body) = try await Self.get(client, "/admin/v1/live-calls")
+            XCTAssertEqual(status, .ok)
+            let items = try XCTUnwrap(body["items"] as? [[String: Any]])
+            XCTAssertEqual(items.map { $0["pairing_id"] as? String }, ["pair-live"])
+            XCTAssertTrue(items.first?["outcome"] is NSNull)
+        }
+        try await AdminTests.withApp(liveCalls: { nil }) { client, _ in
+            let (status, body) = try await Self.get(client, "/admin/v1/live-calls")
+            XCTAssertEqual(status, .serviceUnavailable)
+            XCTAssertEqual(body["error"] as? String, "the SIP server is not running")
+        }
+        try await AdminTests.withApp { client, _ in
+            try await client.execute(uri: "/admin/v1/live-calls", method: .get, headers: AdminTests.headers(token: nil)) { response in
+                XCTAssertEqual(response.status, .unauthorized)
+                XCTAssertFalse(String(buffer: response.body).contains("pair-live"), "nothing leaks")
+            }
+        }
+    }
 }

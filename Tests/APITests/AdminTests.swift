@@ -30,6 +30,7 @@ enum AdminTests {
         token: String? = AdminTests.token, maxBodySize: Int = 16 * 1024, adminFailuresPerMinute: Int = 5,
         pushRouting: PushRouting = PushRouting(), registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
         exposition: Bool = true,
+        liveCalls: (@Sendable () async -> [CallRecord]?)? = { [AdminTests.liveCall] },
         clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "admin-test"),
         _ test: @Sendable (any TestClientProtocol, SipwakeDatabase) async throws -> Void
     ) async throws {
@@ -43,10 +44,16 @@ enum AdminTests {
         var text: (@Sendable () -> String)?
         if exposition { text = { @Sendable in registry.emitToString() } }
         let router = APIRouter.make(stores: database.stores, settings: settings, logger: logger,
-                                    metrics: PrometheusMetricsFactory(registry: registry), exposition: text, clock: clock)
+                                    metrics: PrometheusMetricsFactory(registry: registry), exposition: text,
+                                    liveCalls: liveCalls, clock: clock)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in try await test(client, database) }
     }
+
+    /// The call a test app's `live-calls` lists by default: ringing, no outcome yet.
+    static let liveCall = CallRecord(id: "live-1", pairingID: "pair-live", callID: "live-1@pbx.example.com",
+                                     callee: "alice", caller: "sip:bob@example.com",
+                                     startedAt: Date(timeIntervalSince1970: 1_800_000_000))
 
     static func addUser(_ name: String, to database: SipwakeDatabase) throws {
         _ = try UserStore(database: database).add(

@@ -22,7 +22,7 @@ final class OpenAPIConformanceTests: XCTestCase {
         "GET /admin/v1/registrations", "DELETE /admin/v1/registrations",
         "GET /admin/v1/users", "POST /admin/v1/users", "DELETE /admin/v1/users/{username}",
         "PUT /admin/v1/users/{username}/password", "PUT /admin/v1/users/{username}/hold",
-        "GET /admin/v1/calls", "GET /admin/v1/calls/{id}",
+        "GET /admin/v1/calls", "GET /admin/v1/calls/{id}", "GET /admin/v1/live-calls",
         "GET /push/report", "POST /push/report", "GET /push/remove", "POST /push/remove",
     ]
 
@@ -328,6 +328,7 @@ final class OpenAPIConformanceTests: XCTestCase {
         case "PUT /admin/v1/users/{username}/hold": return ("/admin/v1/users/alice/hold", ["wakeup_hold": false])
         case "GET /admin/v1/calls": return ("/admin/v1/calls?user=alice&outcome=answered&limit=10&offset=0", nil)
         case "GET /admin/v1/calls/{id}": return ("/admin/v1/calls/\(AdminCallsAPITests.pairingID)", nil)
+        case "GET /admin/v1/live-calls": return ("/admin/v1/live-calls", nil)
         default: return nil
         }
     }

@@ -151,6 +151,11 @@ final class CLITests: IntegrationTestCase {
             if object["msg"] as? String == "sip listening" {
                 XCTAssertEqual(object["level"] as? String, "info")
                 XCTAssertNotNil(object["sip.listen"] as? String, "metadata becomes fields")
+                XCTAssertTrue(object["bindings.count"] is NSNumber, "a count is a JSON number: \(line)")
+                XCTAssertTrue(object["users.count"] is NSNumber, "a count is a JSON number: \(line)")
+            }
+            if object["msg"] as? String == "sip stopped" {
+                XCTAssertTrue(object["bindings.count"] is NSNumber, "a count is a JSON number: \(line)")
             }
         }
         XCTAssertTrue(messages.contains("sip listening"), "\(messages)")

@@ -45,4 +45,24 @@ import Testing
         let ts = try #require(object["ts"] as? String)
         #expect(ts.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"#, options: .regularExpression) != nil, "\(ts)")
     }
+
+    @Test func everyLoggerFollowsTheSharedLevelUntilItSetsItsOwn() {
+        let lines = Lines()
+        let level = LogLevelControl(.info)
+        let text = Logger(label: "sipwake") { TextLogHandler(label: $0, level: level, write: lines.add) }
+        let json = Logger(label: "sipwake") { JSONLogHandler(label: $0, level: level, write: { lines.add(String(decoding: $0, as: UTF8.self)) }) }
+        var own = Logger(label: "sipwake") { TextLogHandler(label: $0, level: level, write: lines.add) }
+        own.logLevel = .error
+        text.debug("before the reload")
+        json.debug("before the reload")
+        #expect(lines.all.isEmpty)
+        level.level = .debug
+        text.debug("after the reload")
+        json.debug("after the reload")
+        own.warning("below its own level")
+        #expect(lines.all.count == 2)
+        #expect(lines.all.allSatisfy { $0.contains("after the reload") })
+        #expect(text.logLevel == .debug)
+        #expect(own.logLevel == .error)
+    }
 }

@@ -19,8 +19,11 @@ public final class PushCredentialService: Service, Sendable {
     private let credentials: [ManagedPushCredential]
     private let timing: PushCredentialTiming
     private let logger: Logger
-    private let failures: [String: Counter]
+    private let factory: any MetricsFactory
     private let now: @Sendable () -> Date
+    /// Credentials a reload added, for the running service to keep too.
+    private let added: AsyncStream<[ManagedPushCredential]>
+    private let adding: AsyncStream<[ManagedPushCredential]>.Continuation
 
     /// `metrics` is the backend failures are counted in; `now` the clock
     /// credentials are dated by.
@@ -30,28 +33,38 @@ public final class PushCredentialService: Service, Sendable {
         self.timing = timing
         self.logger = logger
         self.now = now
-        var failures: [String: Counter] = [:]
+        factory = metrics
+        (added, adding) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        // The failure counters exist from the start, at zero.
         for provider in Set(credentials.map(\.maker.provider)) {
-            failures[provider] = Counter(label: "sipwake_push_credential_failures_total",
-                                         dimensions: [("provider", provider)], factory: metrics)
+            _ = Counter(label: "sipwake_push_credential_failures_total", dimensions: [("provider", provider)],
+                        factory: metrics)
         }
-        self.failures = failures
     }
 
     public func run() async throws {
-        guard !credentials.isEmpty else {
-            // Nothing to keep (no APNs or FCM app): a service that returned
-            // would end the whole service group, so wait for the shutdown.
-            try? await gracefulShutdown()
-            return
-        }
+        // With nothing to keep (no APNs or FCM app) the service waits for a
+        // reload that adds some, or for the shutdown: a service that returned
+        // would end the whole service group.
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 for credential in self.credentials {
                     group.addTask { await self.keep(credential) }
                 }
+                for await batch in self.added {
+                    for credential in batch {
+                        group.addTask { await self.keep(credential) }
+                    }
+                }
             }
         }
+    }
+
+    /// A reload: stops keeping `retired` (their apps are gone or their keys
+    /// changed) and starts keeping `added`. Returns at once.
+    public func replace(retiring retired: [ManagedPushCredential], adding added: [ManagedPushCredential]) {
+        for credential in retired { credential.store.retire() }
+        if !added.isEmpty { adding.yield(added) }
     }
 
     /// Makes and renews one credential until cancelled.
@@ -65,7 +78,7 @@ public final class PushCredentialService: Service, Sendable {
         // gap, so a provider refusing every token cannot make a loop.
         var lastRenewalAfterRefusal: Date?
         var due = now()
-        while !Task.isCancelled {
+        while !Task.isCancelled, !credential.store.isRetired {
             let attemptAt = now()
             if attemptAt >= due {
                 do {
@@ -77,7 +90,8 @@ public final class PushCredentialService: Service, Sendable {
                 } catch {
                     if Task.isCancelled { return }
                     failureCount += 1
-                    failures[maker.provider]?.increment()
+                    Counter(label: "sipwake_push_credential_failures_total",
+                            dimensions: [("provider", maker.provider)], factory: factory).increment()
                     var failed = metadata
                     failed["error"] = "\(error)"
                     logger.warning("push credential failed", metadata: failed)
@@ -86,7 +100,7 @@ public final class PushCredentialService: Service, Sendable {
                 continue
             }
             let invalidated = await Self.wait(until: due, orInvalidationOf: credential.store, now: now)
-            if invalidated, !Task.isCancelled {
+            if invalidated, !Task.isCancelled, !credential.store.isRetired {
                 logger.debug("push credential refused", metadata: metadata)
                 due = timing.nextAttempt(afterInvalidationAt: now(), lastAttempt: lastRenewalAfterRefusal, scheduled: due)
                 lastRenewalAfterRefusal = due

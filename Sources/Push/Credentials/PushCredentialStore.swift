@@ -16,6 +16,9 @@ public final class PushCredentialStore: Sendable {
         var invalidated = false
         /// The service, while it waits for an invalidation.
         var waiter: CheckedContinuation<Void, Never>?
+        /// Set when a reload dropped the app or changed its key: the service
+        /// stops keeping this credential.
+        var retired = false
     }
 
     private let state = Mutex(State())
@@ -42,6 +45,23 @@ public final class PushCredentialStore: Sendable {
             state.credential = credential
             state.invalidated = false
         }
+    }
+
+    /// True once ``retire()`` was called.
+    public var isRetired: Bool {
+        state.withLock { $0.retired }
+    }
+
+    /// Tells the service to stop keeping this credential (a reload dropped
+    /// its app or changed its key). Pushes already holding it still read it.
+    public func retire() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.retired = true
+            state.invalidated = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
     }
 
     /// Drops the credential and asks the service for a new one, but only when

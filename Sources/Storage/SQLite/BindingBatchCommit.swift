@@ -33,7 +33,7 @@ struct BindingBatchCommit: Sendable {
             // good ones still succeed.
             logger.warning(
                 "Binding batch failed, committing its submissions one by one",
-                metadata: ["writer.submissions": "\(batch.count)", "error": "\(error)"])
+                metadata: ["writer.submissions": .stringConvertible(batch.count), "error": "\(error)"])
             for write in batch {
                 do {
                     try store.apply(write.changes)
@@ -64,7 +64,7 @@ struct BindingBatchCommit: Sendable {
     private func fail(_ write: PendingBindingWrite, error: Error) {
         logger.warning(
             "Binding write failed and was rolled back",
-            metadata: ["bindings.changes": "\(write.changes.count)", "error": "\(error)"])
+            metadata: ["bindings.changes": .stringConvertible(write.changes.count), "error": "\(error)"])
         counters.add(failures: 1)
         write.completion(.failure(error))
     }

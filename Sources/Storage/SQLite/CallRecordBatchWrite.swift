@@ -22,11 +22,11 @@ struct CallRecordBatchWrite: Sendable {
                 // The BYE of a call not recorded: a phone's call to the outbound
                 // proxy, or one answered before this version of sipwake.
                 logger.debug("Hang-up of no recorded call",
-                             metadata: ["call_records.count": "\(batch.hangUps.count - ended)"])
+                             metadata: ["call_records.count": .stringConvertible(batch.hangUps.count - ended)])
             }
         } catch {
             logger.warning("Call hang-up write failed",
-                           metadata: ["call_records.count": "\(batch.hangUps.count)", "error": "\(error)"])
+                           metadata: ["call_records.count": .stringConvertible(batch.hangUps.count), "error": "\(error)"])
             counters.add(failures: batch.hangUps.count)
         }
     }
@@ -55,11 +55,11 @@ struct CallRecordBatchWrite: Sendable {
             // would fail the same way, a timeout each.
             guard rows.count > 1, BindingBatchCommit.isCausedByTheData(error) else {
                 logger.warning("Call record write failed",
-                               metadata: ["call_records.count": "\(rows.count)", "error": "\(error)"])
+                               metadata: ["call_records.count": .stringConvertible(rows.count), "error": "\(error)"])
                 return counters.add(failures: failed + rows.count)
             }
             logger.warning("Call record batch failed, writing its records one by one",
-                           metadata: ["call_records.count": "\(rows.count)", "error": "\(error)"])
+                           metadata: ["call_records.count": .stringConvertible(rows.count), "error": "\(error)"])
             for row in rows {
                 do {
                     try store.write([row])
