@@ -5,12 +5,16 @@ public struct Stores: Sendable {
     public var bindings: any BindingRepository
     public var tuples: any TupleRepository
     public var callRecords: any CallRecordArchive
+    /// The other nodes' binding changes, when the store is shared by
+    /// several nodes; nil for a store one process owns.
+    public var bindingEvents: (any BindingEventFeed)?
 
     public init(users: any UserRepository, bindings: any BindingRepository, tuples: any TupleRepository,
-                callRecords: any CallRecordArchive) {
+                callRecords: any CallRecordArchive, bindingEvents: (any BindingEventFeed)? = nil) {
         self.users = users
         self.bindings = bindings
         self.tuples = tuples
         self.callRecords = callRecords
+        self.bindingEvents = bindingEvents
     }
 }

@@ -59,6 +59,33 @@ public struct LocationTable {
         return .accepted(changes: changes, bindings: bindings)
     }
 
+    /// Applies binding changes another node committed to the shared store
+    /// and returns what changed here. The newer write wins, by `updatedAt`:
+    /// an event older than the binding held (this node refreshed it since)
+    /// changes nothing, and a removal removes only a binding no newer than it.
+    public mutating func applyRemote(_ events: [BindingEvent]) -> [BindingChange] {
+        var changes: [BindingChange] = []
+        for event in events {
+            let held = bindingsByAOR[event.binding.aor]?[event.binding.key]
+            let change: BindingChange?
+            switch event.kind {
+            case .saved:
+                if let held {
+                    change = held.updatedAt < event.binding.updatedAt ? .refreshed(old: held, new: event.binding) : nil
+                } else {
+                    change = .added(event.binding)
+                }
+            case .removed:
+                change = held.flatMap { $0.updatedAt <= event.binding.updatedAt ? .removed($0, reason: .unregistered) : nil }
+            }
+            if let change {
+                apply([change])
+                changes.append(change)
+            }
+        }
+        return changes
+    }
+
     /// Applies changes decided elsewhere. `register` and `expire` apply their
     /// own changes; do not apply those twice. A removal removes whatever
     /// binding the AOR holds under that key.

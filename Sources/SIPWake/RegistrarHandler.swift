@@ -417,6 +417,19 @@ final class RegistrarHandler {
         }
     }
 
+    /// Binding changes other nodes committed to the shared store: applied
+    /// to the location table (not written again), and handed to the call
+    /// proxy, so a call pending here forks to a phone that registered there.
+    func applyRemoteEvents(_ events: [BindingEvent]) {
+        let changes = table.applyRemote(events)
+        guard !changes.isEmpty else { return }
+        track(changes)
+        onBindingsChanged?(changes, nil)
+        pns?.bindingsChanged(changes)
+        metrics.bindings.record(table.count)
+        logger.debug("bindings changed on another node", metadata: ["bindings.changes": .stringConvertible(changes.count)])
+    }
+
     /// A read of the deletion feed failed: counted, warned.
     func deletionFeedFailed(_ error: any Error) {
         metrics.deletionFeedFailed.increment()

@@ -50,6 +50,8 @@ actor SIPServer: SIPRequestHandler {
     private let pnsDirectory: PNSDirectory
     private let tupleIndex: DeviceTupleIndex?
     private var keepalive: BindingKeepalive?
+    /// Failed reads of the binding event feed, logged once a minute.
+    private var bindingEventFailures = ThrottledCount(interval: 60)
 
     static let allowedMethods = "REGISTER, OPTIONS, INVITE, ACK, CANCEL, BYE, UPDATE, INFO, PRACK, MESSAGE"
 
@@ -255,6 +257,55 @@ actor SIPServer: SIPRequestHandler {
                 await deletionFeedFailed(error)
             }
         }
+    }
+
+    /// How long the event loop waits for a notification before it reads anyway.
+    static let bindingEventsInterval: Duration = .milliseconds(200)
+
+    /// Applies the binding changes other nodes commit to the shared store
+    /// (`BindingEventFeed`), from `head` on, until cancelled. A feed whose
+    /// store notifies (PostgreSQL's NOTIFY) wakes this at once; reads run
+    /// off the loop, the changes on it.
+    nonisolated func runBindingEvents(feed: any BindingEventFeed, from head: Int64) async {
+        let queue = DispatchQueue(label: "sipwake.bindings.events")
+        var through = head
+        while !Task.isCancelled {
+            await feed.wait(after: through, timeout: Self.bindingEventsInterval)
+            if Task.isCancelled { return }
+            let after = through
+            let read = await withCheckedContinuation { (done: CheckedContinuation<Result<BindingEvents, any Error>, Never>) in
+                queue.async { done.resume(returning: Result { try feed.events(after: after, limit: 500) }) }
+            }
+            switch read {
+            case .success(let batch):
+                through = batch.through
+                let remote = batch.events.filter { $0.node != feed.node }
+                if !remote.isEmpty { await applyRemoteEvents(remote) }
+                if batch.missed { await bindingEventsMissed() }
+            case .failure(let error):
+                await bindingEventsFailed(error)
+                try? await Task.sleep(for: Self.bindingEventsInterval)
+            }
+        }
+    }
+
+    private func applyRemoteEvents(_ events: [BindingEvent]) {
+        registrar?.applyRemoteEvents(events)
+    }
+
+    private func bindingEventsMissed() {
+        Counter(label: "sipwake_binding_events_failures_total", dimensions: [("reason", "missed")], factory: metrics)
+            .increment()
+        logger.warning("binding events missed: bindings registered on other nodes are known here at their next refresh")
+    }
+
+    private func bindingEventsFailed(_ error: any Error) {
+        Counter(label: "sipwake_binding_events_failures_total", dimensions: [("reason", "read")], factory: metrics)
+            .increment()
+        // Read every 200 ms at most: a store that stays away is one line a minute.
+        guard let failures = bindingEventFailures.add(1, now: clock()) else { return }
+        logger.warning("binding events not read",
+                       metadata: ["error": "\(error)", "bindings.feed_failures": .stringConvertible(failures)])
     }
 
     private func applyDeletions(_ deletions: [BindingDeletion]) {

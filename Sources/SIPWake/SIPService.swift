@@ -56,6 +56,7 @@ public struct SIPService: Service {
         // The deletion feed's head before the load: a delete in between is
         // applied twice, harmlessly, rather than missed.
         let deletionsHead = try stores.bindings.deletionsHead()
+        let eventsHead = try stores.bindingEvents?.head()
         let bindings = try stores.bindings.loadAll()
         let usersVersion = try userStore.usersVersion()
         let users = try userStore.list()
@@ -120,6 +121,9 @@ public struct SIPService: Service {
             group.addTask { await server.runLoopLagProbe() }
             group.addTask { [bindingStore = stores.bindings] in
                 await server.runBindingDeletions(store: bindingStore, from: deletionsHead)
+            }
+            if let feed = stores.bindingEvents, let eventsHead {
+                group.addTask { await server.runBindingEvents(feed: feed, from: eventsHead) }
             }
             try? await gracefulShutdown()
             group.cancelAll()
