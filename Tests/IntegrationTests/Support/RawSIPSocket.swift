@@ -7,12 +7,13 @@ final class RawSIPSocket {
     let fd: Int32
     let isStream: Bool
 
-    /// `from` is the local address to send from (any 127.x.y.z on loopback).
-    init(udpTo port: Int, from address: String = "127.0.0.1") throws {
+    /// `from` is the local address to send from (any 127.x.y.z on loopback),
+    /// `host` the loopback address the server listens on.
+    init(udpTo port: Int, from address: String = "127.0.0.1", host: String = "127.0.0.1") throws {
         fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         isStream = false
         try bindTo(address)
-        try connectTo(port)
+        try connectTo(port, host: host)
     }
 
     init(tcpTo port: Int, from address: String = "127.0.0.1") throws {
@@ -55,19 +56,20 @@ final class RawSIPSocket {
 
     deinit { close(fd) }
 
-    /// Calls `body` with 127.0.0.1:`port` as a socket address and its length.
-    private static func withLoopback(_ port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+    /// Calls `body` with `host`:`port` as a socket address and its length.
+    private static func withLoopback(_ port: Int, host: String = "127.0.0.1",
+                                     _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_addr.s_addr = inet_addr(host)
         return withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
     }
 
-    private func connectTo(_ port: Int) throws {
-        let rc = Self.withLoopback(port) { Glibc.connect(fd, $0, $1) }
+    private func connectTo(_ port: Int, host: String = "127.0.0.1") throws {
+        let rc = Self.withLoopback(port, host: host) { Glibc.connect(fd, $0, $1) }
         guard rc == 0 else { throw NSError(domain: "RawSIPSocket", code: Int(errno)) }
     }
 
