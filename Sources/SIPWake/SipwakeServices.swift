@@ -8,6 +8,7 @@ import Ports
 import Push
 import Registrar
 import SQLiteStorage
+import StorageSupport
 import ServiceLifecycle
 
 /// Everything `sipwake serve` runs, built from the configuration: the SIP

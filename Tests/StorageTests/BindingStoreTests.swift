@@ -3,6 +3,7 @@ import GRDB
 import Model
 import Registrar
 import SQLiteStorage
+import StorageSupport
 import XCTest
 
 final class BindingStoreTests: XCTestCase {

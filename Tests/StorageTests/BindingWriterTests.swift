@@ -5,6 +5,7 @@ import Model
 import Ports
 import Registrar
 import SQLiteStorage
+import StorageSupport
 import TestSupport
 import XCTest
 

@@ -1,0 +1,20 @@
+import Ports
+import StorageSupport
+
+/// One adapter's database, opened for a test: the ports, what the writers
+/// write through, the change head, and how to close it all.
+struct OpenedStores {
+    let adapter: StoreAdapter
+    let stores: Stores
+    let bindingBatch: any BindingBatchStore
+    let callRecordBatch: any CallRecordBatchStore
+    let head: () throws -> any TupleChangeHead
+    let close: () -> Void
+
+    /// Runs `body` on a fresh database of `adapter`, closed afterwards.
+    static func with(_ adapter: StoreAdapter, _ body: (OpenedStores) throws -> Void) throws {
+        let opened = try adapter.open()
+        defer { opened.close() }
+        try body(opened)
+    }
+}
