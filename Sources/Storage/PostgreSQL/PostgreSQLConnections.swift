@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Logging
 import NIOCore
 import NIOPosix
@@ -35,9 +36,7 @@ final class PostgreSQLConnections: Sendable {
     private let loop: any EventLoop
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
-    private let idle = Mutex<[PostgresConnection]>([])
-    private let nextID = Mutex(0)
-    private let closed = Mutex(false)
+    private let state = Mutex(PoolState())
     /// Idle connections kept for reuse; more are closed when given back.
     private let keptIdle = 8
 
@@ -64,17 +63,12 @@ final class PostgreSQLConnections: Sendable {
         let connection = try lease()
         do {
             let value = try body(connection)
-            giveBack(connection)
+            giveBack(connection, usable: true)
             return value
         } catch {
             // A failed statement of a healthy connection leaves it usable
-            // (the caller rolled back); a lost one is dropped.
-            let usable = (error as? PostgreSQLStorageError)?.kind.leavesTheConnectionUsable ?? true
-            if usable {
-                giveBack(connection)
-            } else {
-                _ = connection.close() as EventLoopFuture<Void>
-            }
+            // (the caller rolled back); a lost or timed-out one is closed.
+            giveBack(connection, usable: (error as? PostgreSQLStorageError)?.kind.leavesTheConnectionUsable ?? true)
             throw error
         }
     }
@@ -103,16 +97,22 @@ final class PostgreSQLConnections: Sendable {
         }
     }
 
-    /// Closes every idle connection and stops the event loop. Idempotent.
+    /// Refuses new work, waits (up to the time limit) for the connections
+    /// lent out to come back, closes every connection and stops the event
+    /// loop: none is dropped unclosed. Idempotent.
     func close() {
-        let first = closed.withLock { value -> Bool in
-            defer { value = true }
-            return !value
+        let first = state.withLock { state -> Bool in
+            defer { state.closed = true }
+            return !state.closed
         }
         guard first else { return }
-        let connections = idle.withLock { list -> [PostgresConnection] in
-            defer { list = [] }
-            return list
+        let deadline = ContinuousClock.now + .nanoseconds(timeout.nanoseconds)
+        while state.withLock({ $0.lent > 0 }) && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        let connections = state.withLock { state -> [PostgresConnection] in
+            defer { state.idle = [] }
+            return state.idle
         }
         for connection in connections {
             _ = try? wait(connection.close() as EventLoopFuture<Void>)
@@ -121,26 +121,37 @@ final class PostgreSQLConnections: Sendable {
     }
 
     private func lease() throws -> PostgresConnection {
-        while let connection = idle.withLock({ $0.popLast() }) {
-            if !connection.isClosed { return connection }
+        let (reused, id) = try state.withLock { state -> (PostgresConnection?, Int) in
+            guard !state.closed else {
+                throw PostgreSQLStorageError(.unreachable, "PostgreSQL at \(location) is closed")
+            }
+            state.lent += 1
+            while let connection = state.idle.popLast() {
+                if !connection.isClosed { return (connection, 0) }
+            }
+            state.nextID += 1
+            return (nil, state.nextID)
         }
-        guard !closed.withLock({ $0 }) else {
-            throw PostgreSQLStorageError(.unreachable, "PostgreSQL at \(location) is closed")
+        if let reused { return reused }
+        do {
+            return try wait(PostgresConnection.connect(on: loop, configuration: configuration, id: id, logger: logger))
+        } catch {
+            state.withLock { $0.lent -= 1 }
+            throw error
         }
-        let id = nextID.withLock { value -> Int in
-            value += 1
-            return value
-        }
-        return try wait(PostgresConnection.connect(on: loop, configuration: configuration, id: id, logger: logger))
     }
 
-    private func giveBack(_ connection: PostgresConnection) {
-        guard !connection.isClosed else { return }
-        let kept = idle.withLock { list -> Bool in
-            guard list.count < keptIdle, !closed.withLock({ $0 }) else { return false }
-            list.append(connection)
+    /// Takes a lent connection back: kept for reuse when `usable`, closed
+    /// otherwise (and when the pool is full or closing).
+    private func giveBack(_ connection: PostgresConnection, usable: Bool) {
+        let kept = state.withLock { state -> Bool in
+            state.lent -= 1
+            guard usable, !connection.isClosed, state.idle.count < keptIdle, !state.closed else { return false }
+            state.idle.append(connection)
             return true
         }
-        if !kept { _ = connection.close() as EventLoopFuture<Void> }
+        if !kept && !connection.isClosed {
+            _ = try? wait(connection.close() as EventLoopFuture<Void>)
+        }
     }
 }
