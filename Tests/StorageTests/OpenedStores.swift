@@ -1,4 +1,5 @@
 import Ports
+import PostgreSQLStorage
 import StorageSupport
 
 /// One adapter's database, opened for a test: the ports, what the writers
@@ -10,6 +11,8 @@ struct OpenedStores {
     let callRecordBatch: any CallRecordBatchStore
     let head: () throws -> any TupleChangeHead
     let close: () -> Void
+    /// The PostgreSQL database itself, for tests of that adapter only.
+    var postgresql: PostgreSQLDatabase?
 
     /// Runs `body` on a fresh database of `adapter`, closed afterwards.
     static func with(_ adapter: StoreAdapter, _ body: (OpenedStores) throws -> Void) throws {

@@ -38,7 +38,7 @@ enum StoreAdapter: String, CaseIterable, Sendable, CustomStringConvertible {
                 adapter: self, stores: database.stores, bindingBatch: PostgreSQLBindingStore(database: database),
                 callRecordBatch: PostgreSQLCallRecordStore(database: database),
                 head: { PostgreSQLTupleChangeHead(database: database, logger: Logger(label: "sipwake.storage.tests")) },
-                close: { database.close() })
+                close: { database.close() }, postgresql: database)
         }
     }
 }
