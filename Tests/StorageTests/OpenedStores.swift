@@ -7,7 +7,9 @@ import StorageSupport
 struct OpenedStores {
     let adapter: StoreAdapter
     let stores: Stores
-    let bindingBatch: any BindingBatchStore
+    /// The binding store by both its faces: what the writer writes through, what callers read.
+    let bindingStore: any BindingRepository & BindingBatchStore
+    var bindingBatch: any BindingBatchStore { bindingStore }
     let callRecordBatch: any CallRecordBatchStore
     let head: () throws -> any TupleChangeHead
     let close: () -> Void

@@ -19,7 +19,7 @@ enum StoreAdapter: String, CaseIterable, Sendable, CustomStringConvertible {
             let file = TemporaryDatabaseFile()
             let database = try SipwakeDatabase(path: file.path)
             return OpenedStores(
-                adapter: self, stores: database.stores, bindingBatch: BindingStore(database: database),
+                adapter: self, stores: database.stores, bindingStore: BindingStore(database: database),
                 callRecordBatch: CallRecordStore(database: database),
                 head: { try SQLiteTupleChangeHead(database: database) },
                 close: {
@@ -35,7 +35,7 @@ enum StoreAdapter: String, CaseIterable, Sendable, CustomStringConvertible {
                                              password: PostgreSQLTestCluster.password, database: name),
                 logger: Logger(label: "sipwake.storage.tests"))
             return OpenedStores(
-                adapter: self, stores: database.stores, bindingBatch: PostgreSQLBindingStore(database: database),
+                adapter: self, stores: database.stores, bindingStore: PostgreSQLBindingStore(database: database),
                 callRecordBatch: PostgreSQLCallRecordStore(database: database),
                 head: { PostgreSQLTupleChangeHead(database: database, logger: Logger(label: "sipwake.storage.tests")) },
                 close: { database.close() }, postgresql: database)
