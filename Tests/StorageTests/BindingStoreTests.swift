@@ -163,6 +163,28 @@ final class BindingStoreTests: XCTestCase {
         XCTAssertEqual(try store.loadAll(), before)
     }
 
+    func testOneBatchWithSeveralChangesOfOneBindingLeavesItsLastState() throws {
+        try eachAdapter { opened in
+            let store = opened.bindingStore
+            let alice = BindingFixture.instance(aor: "alice")
+            var aliceAgain = alice
+            aliceAgain.cseq = 2
+            var aliceLast = alice
+            aliceLast.cseq = 3
+            let bob = BindingFixture.contact(aor: "bob")
+            var bobMoved = bob
+            bobMoved.contact = "sip:bob@203.0.113.77:5062"
+            let carol = BindingFixture.contact(aor: "carol")
+            try store.apply([
+                .added(alice), .refreshed(old: alice, new: aliceAgain), .refreshed(old: aliceAgain, new: aliceLast),
+                .added(bob), .refreshed(old: bob, new: bobMoved),
+                .added(carol), .removed(carol, reason: .unregistered), .added(carol),
+                .removed(carol, reason: .expired),
+            ])
+            XCTAssertEqual(try store.loadAll(), [aliceLast, bobMoved].map(BindingFixture.stored), "\(opened.adapter)")
+        }
+    }
+
     func testDeleteExpired() throws {
         try eachAdapter { opened in
         let store = opened.bindingStore

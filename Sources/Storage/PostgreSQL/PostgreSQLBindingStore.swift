@@ -37,27 +37,43 @@ public struct PostgreSQLBindingStore: BindingRepository, BindingBatchStore {
     /// Writes registrar decisions in ONE transaction, with the rules of
     /// the SQLite adapter: `added` overwrites a drifted row, `refreshed`
     /// moves a row whose key changed, `removed` of a missing row is no
-    /// error. The statements are sent without waiting for each answer.
+    /// error. Rows are keyed by (AOR, binding key), so applying the changes
+    /// in order leaves each key as its last change says; the batch is
+    /// written as that end state, in one DELETE and one multi-row upsert per
+    /// `upsertRowsPerStatement` rows: a few round trips per batch, however
+    /// many REGISTERs it carries.
     public func apply(_ changes: [BindingChange]) throws {
         guard !changes.isEmpty else { return }
-        var statements: [PostgresQuery] = []
-        statements.reserveCapacity(changes.count + 4)
+        var last: [BindingRowKey: Binding?] = [:]
         for change in changes {
             switch change {
             case .added(let binding):
-                statements.append(try Self.upsert(binding))
+                last[BindingRowKey(binding)] = .some(binding)
             case .refreshed(let old, let new):
-                let oldKey = old.key.storageKey
-                if old.aor != new.aor || oldKey != new.key.storageKey {
-                    statements.append(Self.delete(aor: old.aor, key: oldKey))
-                }
-                statements.append(try Self.upsert(new))
+                if BindingRowKey(old) != BindingRowKey(new) { last[BindingRowKey(old)] = .some(nil) }
+                last[BindingRowKey(new)] = .some(new)
             case .removed(let binding, _):
-                statements.append(Self.delete(aor: binding.aor, key: binding.key.storageKey))
+                last[BindingRowKey(binding)] = .some(nil)
             }
+        }
+        var statements: [PostgresQuery] = []
+        let deleted = last.filter { $0.value == nil }.map(\.key)
+        if !deleted.isEmpty {
+            statements.append("""
+                DELETE FROM bindings WHERE (aor, binding_key) IN
+                    (SELECT * FROM unnest(\(deleted.map(\.aor))::text[], \(deleted.map(\.key))::text[]))
+                """)
+        }
+        let upserted = last.values.compactMap { $0 }
+        for start in stride(from: 0, to: upserted.count, by: Self.upsertRowsPerStatement) {
+            let rows = upserted[start..<min(start + Self.upsertRowsPerStatement, upserted.count)]
+            statements.append(try Self.upsert(Array(rows)))
         }
         try database.write { db in try db.executeAll(statements) }
     }
+
+    /// 16 values a row, below PostgreSQL's 65 535 parameters a statement.
+    static let upsertRowsPerStatement = 1000
 
     /// A constraint or a value the server refuses (SQLSTATE 22, 23), or a
     /// path that cannot be encoded; not a lost connection or a time-out.
@@ -156,30 +172,42 @@ public struct PostgreSQLBindingStore: BindingRepository, BindingBatchStore {
 
     // MARK: - SQL
 
-    private static func delete(aor: String, key: String) -> PostgresQuery {
-        "DELETE FROM bindings WHERE aor = \(aor) AND binding_key = \(key)"
-    }
-
-    private static func upsert(_ binding: Binding) throws -> PostgresQuery {
-        let path = try BindingColumns.pathJSON(binding.path)
-        let regID = binding.regID.map(Int64.init)
-        let q = binding.q.map(Int64.init)
-        return """
+    private static func upsert(_ bindings: [Binding]) throws -> PostgresQuery {
+        var binds = PostgresBindings(capacity: bindings.count * 16)
+        var rows: [String] = []
+        rows.reserveCapacity(bindings.count)
+        for binding in bindings {
+            let first = binds.count + 1
+            binds.append(binding.aor)
+            binds.append(binding.key.storageKey)
+            binds.append(binding.contact)
+            binds.append(binding.instanceID)
+            binds.append(binding.regID.map(Int64.init))
+            binds.append(binding.callID)
+            binds.append(Int64(binding.cseq))
+            binds.append(binding.q.map(Int64.init))
+            binds.append(binding.expiresAt.timeIntervalSince1970)
+            binds.append(try BindingColumns.pathJSON(binding.path))
+            binds.append(binding.source.transport.rawValue)
+            binds.append(binding.source.host)
+            binds.append(Int64(binding.source.port))
+            binds.append(binding.userAgent)
+            binds.append(binding.registeredAt.timeIntervalSince1970)
+            binds.append(binding.updatedAt.timeIntervalSince1970)
+            rows.append("(" + (first..<first + 16).map { "$\($0)" }.joined(separator: ", ") + ")")
+        }
+        return PostgresQuery(unsafeSQL: """
             INSERT INTO bindings (
                 aor, binding_key, contact, instance_id, reg_id, call_id, cseq, q, expires_at,
                 path, transport, source_host, source_port, user_agent, registered_at, updated_at)
-            VALUES (\(binding.aor), \(binding.key.storageKey), \(binding.contact), \(binding.instanceID), \(regID),
-                    \(binding.callID), \(Int64(binding.cseq)), \(q), \(binding.expiresAt.timeIntervalSince1970),
-                    \(path), \(binding.source.transport.rawValue), \(binding.source.host), \(Int64(binding.source.port)),
-                    \(binding.userAgent), \(binding.registeredAt.timeIntervalSince1970),
-                    \(binding.updatedAt.timeIntervalSince1970))
+            VALUES \(rows.joined(separator: ", "))
             ON CONFLICT (aor, binding_key) DO UPDATE SET
                 (contact, instance_id, reg_id, call_id, cseq, q, expires_at, path, transport,
                  source_host, source_port, user_agent, registered_at, updated_at)
                 = (EXCLUDED.contact, EXCLUDED.instance_id, EXCLUDED.reg_id, EXCLUDED.call_id, EXCLUDED.cseq,
                    EXCLUDED.q, EXCLUDED.expires_at, EXCLUDED.path, EXCLUDED.transport, EXCLUDED.source_host,
                    EXCLUDED.source_port, EXCLUDED.user_agent, EXCLUDED.registered_at, EXCLUDED.updated_at)
-            """
+            """, binds: binds)
     }
 
     private static func binding(_ row: PostgresRandomAccessRow) throws -> Binding {
