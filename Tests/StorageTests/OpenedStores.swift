@@ -10,7 +10,9 @@ struct OpenedStores {
     /// The binding store by both its faces: what the writer writes through, what callers read.
     let bindingStore: any BindingRepository & BindingBatchStore
     var bindingBatch: any BindingBatchStore { bindingStore }
-    let callRecordBatch: any CallRecordBatchStore
+    let callRecordStore: any CallRecordArchive & CallRecordBatchStore
+    var callRecordBatch: any CallRecordBatchStore { callRecordStore }
+    var callRecords: CallRecordStoreUnderTest { CallRecordStoreUnderTest(store: callRecordStore) }
     let head: () throws -> any TupleChangeHead
     let close: () -> Void
     /// The PostgreSQL database itself, for tests of that adapter only.

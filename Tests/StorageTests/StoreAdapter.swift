@@ -20,7 +20,7 @@ enum StoreAdapter: String, CaseIterable, Sendable, CustomStringConvertible {
             let database = try SipwakeDatabase(path: file.path)
             return OpenedStores(
                 adapter: self, stores: database.stores, bindingStore: BindingStore(database: database),
-                callRecordBatch: CallRecordStore(database: database),
+                callRecordStore: CallRecordStore(database: database),
                 head: { try SQLiteTupleChangeHead(database: database) },
                 close: {
                     try? database.close()
@@ -36,7 +36,7 @@ enum StoreAdapter: String, CaseIterable, Sendable, CustomStringConvertible {
                 logger: Logger(label: "sipwake.storage.tests"))
             return OpenedStores(
                 adapter: self, stores: database.stores, bindingStore: PostgreSQLBindingStore(database: database),
-                callRecordBatch: PostgreSQLCallRecordStore(database: database),
+                callRecordStore: PostgreSQLCallRecordStore(database: database),
                 head: { PostgreSQLTupleChangeHead(database: database, logger: Logger(label: "sipwake.storage.tests")) },
                 close: { database.close() }, postgresql: database)
         }
