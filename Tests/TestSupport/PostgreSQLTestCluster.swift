@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// A throwaway PostgreSQL cluster for the tests: Debian's server (installed
-/// by `scripts/install-deps --test`), initialised under `.build/` on first
+/// by `scripts/install-deps --test`), initialised under `.build/` (the
+/// temporary directory when the postgres user cannot reach it) on first
 /// use, listening on a free loopback port with its unix socket in its own
 /// directory, and stopped and removed when the test process exits. initdb
 /// refuses to run as root, so as root (CI) the cluster belongs to the
@@ -41,9 +42,22 @@ public final class PostgreSQLTestCluster: Sendable {
     private init() throws {
         let build = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent(".build")
-        directory = build.appendingPathComponent("pg-test-\(getpid())-\(UInt32.random(in: 0 ... .max))")
+        let name = "pg-test-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        var directory = build.appendingPathComponent(name)
         port = try Self.freePort()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if getuid() == 0 {
+            try Self.run("/bin/chown", ["postgres:postgres", directory.path])
+            // A checkout under a directory the postgres user cannot enter
+            // (root's home): the cluster goes to the temporary directory.
+            if (try? Self.run("/usr/sbin/runuser", ["-u", "postgres", "--", "/usr/bin/test", "-w", directory.path])) == nil {
+                try? FileManager.default.removeItem(at: directory)
+                directory = FileManager.default.temporaryDirectory.appendingPathComponent("sipwake-\(name)")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try Self.run("/bin/chown", ["postgres:postgres", directory.path])
+            }
+        }
+        self.directory = directory
         let passwordFile = directory.appendingPathComponent("password")
         try Self.password.write(to: passwordFile, atomically: true, encoding: .utf8)
         if asRoot {
