@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // System libraries, found with pkg-config.
@@ -72,16 +73,41 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
+        // What every database adapter shares: the group-commit writers
+        // (`BindingWriter`, `CallRecordWriter`) on one `BatchingWriter`, the
+        // checks made before a transaction, a call record's stored form.
+        .target(
+            name: "StorageSupport",
+            dependencies: [
+                "Model", "Ports",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Storage/Support"
+        ),
         // The SQLite adapter of the store ports: schema, migrations, the
-        // stores, group commit. A second database is a folder beside it.
+        // stores. The embedded default.
         .target(
             name: "SQLiteStorage",
             dependencies: [
-                "Model", "Ports",
+                "Model", "Ports", "StorageSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Storage/SQLite"
+        ),
+        // The PostgreSQL adapter of the same ports, for several nodes sharing
+        // one database: schema and migrations, the stores, the two writers,
+        // the tuple change head kept fresh in the background.
+        .target(
+            name: "PostgreSQLStorage",
+            dependencies: [
+                "Model", "Ports", "StorageSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Storage/PostgreSQL"
         ),
         // sipwake.toml, environment overrides, validation.
         .target(
@@ -141,7 +167,7 @@ let package = Package(
         .target(
             name: "SIPWake",
             dependencies: [
-                "Model", "Ports", "SIPCore", "Registrar", "SQLiteStorage", "Config", "API", "Push", "Forking",
+                "Model", "Ports", "SIPCore", "Registrar", "StorageSupport", "SQLiteStorage", "PostgreSQLStorage", "Config", "API", "Push", "Forking",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -164,7 +190,7 @@ let package = Package(
         .executableTarget(
             name: "sipwake",
             dependencies: [
-                "SIPWake", "BuildInfo", "Model", "Ports", "Config", "SQLiteStorage", "Registrar", "SIPCore", "PushSink", "Push",
+                "SIPWake", "BuildInfo", "Model", "Ports", "Config", "StorageSupport", "SQLiteStorage", "PostgreSQLStorage", "Registrar", "SIPCore", "PushSink", "Push",
                 "CCurl",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -253,7 +279,7 @@ let package = Package(
         .testTarget(
             name: "StorageTests",
             dependencies: [
-                "Model", "Ports", "SQLiteStorage", "Registrar", "TestSupport",
+                "Model", "Ports", "StorageSupport", "SQLiteStorage", "PostgreSQLStorage", "Registrar", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -298,7 +324,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "SIPCore", "Model", "Ports", "Registrar", "SQLiteStorage", "Config", "CSofiaSIP", "CSofiaShim", "CSofiaTestShim", "PushSink",
+                "SIPCore", "Model", "Ports", "Registrar", "StorageSupport", "SQLiteStorage", "PostgreSQLStorage", "Config", "CSofiaSIP", "CSofiaShim", "CSofiaTestShim", "PushSink",
                 "SIPWake", "SIPFuzz", "SIPAttackSupport", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -178,6 +178,23 @@ struct ConfigBuilder {
     private func database(_ defaults: DatabaseSection) throws(ConfigError) -> DatabaseSection {
         var section = defaults
         let pathKey = key("database", "path")
+        let urlKey = key("database", "url")
+        if let text = string(urlKey), !text.isEmpty {
+            // Both in the file, or both in the environment, is a mistake; a
+            // url from the environment overrides the file's path, as every
+            // variable overrides the file.
+            let urlFromEnvironment: Bool
+            if case .environment = raw.source(urlKey) { urlFromEnvironment = true } else { urlFromEnvironment = false }
+            let pathFromEnvironment: Bool
+            if case .environment = raw.source(pathKey) { pathFromEnvironment = true } else { pathFromEnvironment = false }
+            if string(pathKey) != nil && (urlFromEnvironment == pathFromEnvironment || pathFromEnvironment) {
+                throw invalid(urlKey, "set either url (PostgreSQL) or path (SQLite), not both")
+            }
+            switch DatabaseURL.parse(text) {
+            case .success(let url): section.url = url
+            case .failure(let error): throw invalid(urlKey, error.reason)
+            }
+        }
         let path = string(pathKey) ?? defaults.path
         guard !path.isEmpty else { throw invalid(pathKey, "must not be empty") }
         section.path = path == ":memory:" ? path : PathResolver.resolve(path, against: directory)

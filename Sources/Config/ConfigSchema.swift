@@ -34,6 +34,7 @@ enum ConfigSchema {
         ConfigKey(section: "auth", name: "block_time", kind: .integer(1...86400)),
 
         ConfigKey(section: "database", name: "path", kind: .string),
+        ConfigKey(section: "database", name: "url", kind: .string),
         ConfigKey(section: "database", name: "group_commit_max_batch", kind: .integer(1...100_000)),
 
         ConfigKey(section: "log", name: "level", kind: .string),

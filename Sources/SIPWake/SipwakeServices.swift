@@ -8,6 +8,7 @@ import Ports
 import Push
 import Registrar
 import SQLiteStorage
+import StorageSupport
 import ServiceLifecycle
 
 /// Everything `sipwake serve` runs, built from the configuration: the SIP
@@ -21,6 +22,18 @@ public enum SipwakeServices {
     /// `SIGHUP` reloads what can change while running (``ConfigReloadService``);
     /// `logLevel` is the level the log handlers share.
     public static func make(config: SipwakeConfig, database: SipwakeDatabase, logger: Logger,
+                            metrics: any MetricsFactory, pushApps: [PushAppSettings] = [],
+                            exposition: (@Sendable () -> String)? = nil,
+                            reload: (@Sendable () throws -> (SipwakeConfig, [PushAppSettings]))? = nil,
+                            logLevel: LogLevelControl? = nil)
+        throws(APNsSigningKeyError) -> [ServiceGroupConfiguration.ServiceConfiguration]
+    {
+        try make(config: config, storage: SipwakeStorage(sqlite: database), logger: logger, metrics: metrics,
+                 pushApps: pushApps, exposition: exposition, reload: reload, logLevel: logLevel)
+    }
+
+    /// The services on `storage`, SQLite or PostgreSQL.
+    public static func make(config: SipwakeConfig, storage: SipwakeStorage, logger: Logger,
                             metrics: any MetricsFactory, pushApps: [PushAppSettings] = [],
                             exposition: (@Sendable () -> String)? = nil,
                             reload: (@Sendable () throws -> (SipwakeConfig, [PushAppSettings]))? = nil,
@@ -45,11 +58,11 @@ public enum SipwakeServices {
         }
         // The call path's device tuples in memory; every tuple written in
         // this process updates them before the write returns.
-        var stores = database.stores
+        var stores = storage.stores
         var tupleIndex: DeviceTupleIndex?
         do {
             let index = DeviceTupleIndex(
-                head: try SQLiteTupleChangeHead(database: database), logger: logger,
+                head: try storage.tupleChangeHead(logger: logger), logger: logger,
                 failures: Counter(label: "sipwake_tuple_failures_total", factory: metrics))
             stores.tuples = IndexedTupleRepository(store: stores.tuples, index: index)
             tupleIndex = index
@@ -58,13 +71,13 @@ public enum SipwakeServices {
             logger.warning("device tuples not kept in memory: calls read them from the database",
                            metadata: ["error": "\(error)"])
         }
-        let bindingJournal = BindingWriter(store: BindingStore(database: database), logger: logger,
-                                           maxBatch: config.database.groupCommitMaxBatch,
-                                           observe: WriterMetrics(writer: "bindings", factory: metrics).observer)
+        let bindingJournal = storage.bindingJournal(
+            maxBatch: config.database.groupCommitMaxBatch, logger: logger,
+            observe: WriterMetrics(writer: "bindings", factory: metrics).observer)
         // Call records are written off the loop; none are kept with retention 0.
         let callRecords = config.calls.recordRetentionDays > 0
-            ? CallRecordWriter(store: CallRecordStore(database: database), logger: logger,
-                               observe: WriterMetrics(writer: "call-records", factory: metrics).observer) : nil
+            ? storage.callRecordSink(
+                logger: logger, observe: WriterMetrics(writer: "call-records", factory: metrics).observer) : nil
         let control = SIPControl()
         services.append(.init(service: SIPService(
             config: config, stores: stores, bindingJournal: bindingJournal, callRecords: callRecords,

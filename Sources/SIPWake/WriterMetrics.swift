@@ -1,5 +1,5 @@
 import Metrics
-import SQLiteStorage
+import StorageSupport
 
 /// A database writer thread's batches as metrics, labelled `writer`
 /// (`bindings`, `call-records`): how many submissions each batch took

@@ -10,7 +10,7 @@ struct ConfigCheckCommand: ParsableCommand {
     func run() throws {
         let (config, pushApps) = try options.loadWithPushApps()
         print("ok: \(try options.absolutePath())")
-        print("sip: \(config.sip.listen.map(\.description).joined(separator: ", ")); domains \(config.sip.domains.joined(separator: ", ")); database \(config.database.path)")
+        print("sip: \(config.sip.listen.map(\.description).joined(separator: ", ")); domains \(config.sip.domains.joined(separator: ", ")); database \(config.database.displayName)")
         let gateway = config.push.gatewayURL.isEmpty ? "no Acrobits gateway" : "Acrobits gateway \(config.push.gatewayURL)"
         let apps = config.apps.map { app in
             var parts = ["\(app.appID): \(app.provider.rawValue)", app.format.rawValue]

@@ -15,7 +15,7 @@ enum ListPage {
     /// empty list from the right one. stdout (the `--json` array) stays clean.
     static func noteEmpty(_ noun: String, options: ConfigOption, config: SipwakeConfig) {
         let file = (try? options.absolutePath()) ?? "?"
-        FileHandle.standardError.write(Data("no \(noun) in database \(config.database.path) (config \(file))\n".utf8))
+        FileHandle.standardError.write(Data("no \(noun) in database \(config.database.displayName) (config \(file))\n".utf8))
     }
 
     /// `noun` is the plural ("calls"); `counted` says a number of them ("1 call").

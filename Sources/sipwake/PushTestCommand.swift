@@ -44,7 +44,7 @@ struct PushTestCommand: AsyncParsableCommand {
             throw CLIError(error.description)
         }
         if outcomes.isEmpty {
-            print("user \(user.lowercased()) has no device tuples in \(config.database.path)")
+            print("user \(user.lowercased()) has no device tuples in \(config.database.displayName)")
             throw ExitCode(1)
         }
         if json {

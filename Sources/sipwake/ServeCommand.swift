@@ -8,7 +8,6 @@ import Prometheus
 import NIOCore
 import SIPCore
 import SIPWake
-import SQLiteStorage
 import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {
@@ -28,17 +27,20 @@ struct ServeCommand: AsyncParsableCommand {
                 : TextLogHandler(label: label, level: logLevel)
         }
         let logger = Logger(label: "sipwake")
+        // The database: the SQLite file, or the PostgreSQL server and
+        // database (host, port, name; never the user's password).
+        let database: Logger.Metadata = config.database.url.map { ["database.postgresql": "\($0)"] }
+            ?? ["database.path": "\(config.database.path)"]
         logger.info("sipwake starting", metadata: [
             "sipwake.version": "\(SipwakeVersion.description)",
             "config.file": "\(configFile)",
-            "database.path": "\(config.database.path)",
-            "push.providers": "\(PushProvidersSummary.describe(config))"])
+            "push.providers": "\(PushProvidersSummary.describe(config))"].merging(database) { $1 })
         SofiaLogBridge.install(logger: Logger(label: "sipwake.sofia"))
-        let database: SipwakeDatabase
+        let storage: SipwakeStorage
         do {
-            database = try SipwakeDatabase(path: config.database.path)
+            storage = try SipwakeStorage.open(config.database, logger: logger)
         } catch {
-            throw CLIError("cannot open database \(config.database.path): \(error)")
+            throw CLIError("cannot open database \(config.database.displayName): \(error)")
         }
         // Counters and timers go to a Prometheus registry; the process-wide
         // bootstrap is for libraries that report to `MetricsSystem` themselves.
@@ -55,7 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
         let services: [ServiceGroupConfiguration.ServiceConfiguration]
         do {
             let options = self.options
-            services = try SipwakeServices.make(config: config, database: database, logger: logger, metrics: metrics,
+            services = try SipwakeServices.make(config: config, storage: storage, logger: logger, metrics: metrics,
                                                 pushApps: pushApps, exposition: { registry.emitToString() },
                                                 reload: { try options.loadWithPushApps() }, logLevel: logLevel)
         } catch {
@@ -70,14 +72,14 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as IOError where config.http.listen != nil {
             // The SIP side reports its own addresses; socket errors from NIO
             // come from the HTTP listener, which is the one to name.
-            try? database.close()
+            try? storage.close()
             throw CLIError("cannot listen on http \(config.http.listen!): \(String(cString: strerror(error.errnoCode)))")
         } catch {
-            try? database.close()
+            try? storage.close()
             throw CLIError("\(error)")
         }
         do {
-            try database.close()
+            try storage.close()
         } catch {
             logger.error("database close failed", metadata: ["error": "\(error)"])
         }

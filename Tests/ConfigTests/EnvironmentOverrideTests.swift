@@ -103,6 +103,8 @@ import Testing
             "SIPWAKE_AUTH_ENABLED": "false", "SIPWAKE_AUTH_REALM": "", "SIPWAKE_AUTH_ALGORITHMS": "md5",
             "SIPWAKE_AUTH_NONCE_LIFETIME": "60", "SIPWAKE_AUTH_TRUSTED_PEERS": "192.168.0.0/16",
             "SIPWAKE_AUTH_SECRET": "s3cret", "SIPWAKE_DATABASE_PATH": "/data/sipwake.sqlite",
+            // Empty: the SQLite path above stays (both set is refused, DatabaseURLTests).
+            "SIPWAKE_DATABASE_URL": "",
             "SIPWAKE_DATABASE_GROUP_COMMIT_MAX_BATCH": "10", "SIPWAKE_LOG_LEVEL": "DEBUG", "SIPWAKE_LOG_FORMAT": "json",
             "SIPWAKE_HTTP_LISTEN": "[::1]:9090", "SIPWAKE_HTTP_ADMIN_TOKEN": "0123456789abcdef-token",
             "SIPWAKE_HTTP_MAX_BODY_SIZE": "4096", "SIPWAKE_HTTP_FAILED_LOGINS_PER_MINUTE": "3",

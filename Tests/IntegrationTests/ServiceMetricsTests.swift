@@ -6,6 +6,7 @@ import Prometheus
 import Registrar
 import SIPWake
 import SQLiteStorage
+import StorageSupport
 import ServiceLifecycle
 import TestSupport
 import Testing

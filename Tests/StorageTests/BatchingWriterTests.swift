@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-@testable import SQLiteStorage
+@testable import StorageSupport
 import Synchronization
 import Testing
 

@@ -3,9 +3,17 @@ import GRDB
 import Model
 import Registrar
 import SQLiteStorage
+import StorageSupport
 import XCTest
 
+/// The binding store; the tests that use `eachAdapter` run on SQLite and PostgreSQL.
 final class BindingStoreTests: XCTestCase {
+    private func eachAdapter(_ body: (OpenedStores) throws -> Void) throws {
+        for adapter in StoreAdapter.allCases {
+            try OpenedStores.with(adapter, body)
+        }
+    }
+
     func testStorageKeyForms() {
         XCTAssertEqual(BindingKey.instance("<urn:uuid:abc>", regID: 1).storageKey, "instance:<urn:uuid:abc>;reg-id=1")
         XCTAssertEqual(BindingKey.instance("<urn:uuid:abc>", regID: nil).storageKey, "instance:<urn:uuid:abc>")
@@ -62,7 +70,8 @@ final class BindingStoreTests: XCTestCase {
     }
 
     func testAddedAndRefreshedOverwriteADriftedRow() throws {
-        let store = BindingStore(database: try TestDatabase.open(self))
+        try eachAdapter { opened in
+        let store = opened.bindingStore
         let first = BindingFixture.instance(cseq: 1)
         try store.apply([.added(first)])
         var second = first
@@ -76,10 +85,12 @@ final class BindingStoreTests: XCTestCase {
         missingNew.cseq = 3
         try store.apply([.refreshed(old: missing, new: missingNew)])
         XCTAssertEqual(try store.list(aor: "dave"), [BindingFixture.stored(missingNew)])
+        }
     }
 
     func testListFiltersByAORAndOrdersByUpdatedAt() throws {
-        let store = BindingStore(database: try TestDatabase.open(self))
+        try eachAdapter { opened in
+        let store = opened.bindingStore
         var later = BindingFixture.instance(aor: "alice", uuid: "later")
         later.updatedAt = BindingFixture.t0.addingTimeInterval(100)
         let earlier = BindingFixture.instance(aor: "alice", uuid: "earlier")
@@ -91,6 +102,7 @@ final class BindingStoreTests: XCTestCase {
         XCTAssertEqual(try store.list(aor: "nobody"), [])
         XCTAssertEqual(try store.list(aor: nil), [earlier, later, bob, zed].map(BindingFixture.stored))
         XCTAssertEqual(try store.loadAll(), try store.list(aor: nil))
+        }
     }
 
     func testBindingsSurviveCloseAndReopenWithTheSameExpiry() throws {
@@ -151,18 +163,42 @@ final class BindingStoreTests: XCTestCase {
         XCTAssertEqual(try store.loadAll(), before)
     }
 
+    func testOneBatchWithSeveralChangesOfOneBindingLeavesItsLastState() throws {
+        try eachAdapter { opened in
+            let store = opened.bindingStore
+            let alice = BindingFixture.instance(aor: "alice")
+            var aliceAgain = alice
+            aliceAgain.cseq = 2
+            var aliceLast = alice
+            aliceLast.cseq = 3
+            let bob = BindingFixture.contact(aor: "bob")
+            var bobMoved = bob
+            bobMoved.contact = "sip:bob@203.0.113.77:5062"
+            let carol = BindingFixture.contact(aor: "carol")
+            try store.apply([
+                .added(alice), .refreshed(old: alice, new: aliceAgain), .refreshed(old: aliceAgain, new: aliceLast),
+                .added(bob), .refreshed(old: bob, new: bobMoved),
+                .added(carol), .removed(carol, reason: .unregistered), .added(carol),
+                .removed(carol, reason: .expired),
+            ])
+            XCTAssertEqual(try store.loadAll(), [aliceLast, bobMoved].map(BindingFixture.stored), "\(opened.adapter)")
+        }
+    }
+
     func testDeleteExpired() throws {
-        let store = BindingStore(database: try TestDatabase.open(self))
+        try eachAdapter { opened in
+        let store = opened.bindingStore
         let soon = BindingFixture.instance(aor: "a", expiresIn: 10)
         let late = BindingFixture.instance(aor: "b", expiresIn: 1000)
         try store.apply([.added(soon), .added(late)])
         XCTAssertEqual(try store.deleteExpired(before: BindingFixture.t0.addingTimeInterval(10)), 1)
         XCTAssertEqual(try store.loadAll(), [BindingFixture.stored(late)])
+        }
     }
 
     func testOperatorDeletesJoinTheDeletionFeedAndTheServersOwnWritesDoNot() throws {
-        let database = try TestDatabase.open(self)
-        let store = BindingStore(database: database)
+        try eachAdapter { opened in
+        let store = opened.bindingStore
         let phone = BindingFixture.contact(aor: "bob", contact: "sip:bob@203.0.113.5:5062")
         let desk = BindingFixture.contact(aor: "bob", contact: "sip:bob@203.0.113.6:5062")
         let alice = BindingFixture.instance(aor: "alice")
@@ -192,10 +228,11 @@ final class BindingStoreTests: XCTestCase {
         XCTAssertEqual(try store.deletions(after: 2, limit: 10), BindingDeletions(deletions: [], through: 2))
         XCTAssertEqual(try store.deletionsHead(), 2)
 
-        _ = try UserStore(database: database).add(username: "bob", realm: "localhost", ha1MD5: String(repeating: "a", count: 32), ha1SHA256: String(repeating: "b", count: 64))
-        try UserStore(database: database).remove(username: "bob")
+        _ = try opened.stores.users.add(username: "bob", realm: "localhost", ha1MD5: String(repeating: "a", count: 32), ha1SHA256: String(repeating: "b", count: 64))
+        try opened.stores.users.remove(username: "bob")
         XCTAssertEqual(try store.deletions(after: 2, limit: 10).deletions.map(\.key), [desk.key],
                        "removing a user feeds its bindings' deletion too")
+        }
     }
 
     func testADeletionCoversTheDeletedVersionButNotALaterRefresh() {

@@ -2,14 +2,23 @@ import Foundation
 import GRDB
 import Logging
 import Model
+import PostgreSQLStorage
 import Ports
 import Registrar
 import SQLiteStorage
+import StorageSupport
 import TestSupport
 import XCTest
 
+/// Group commit, on SQLite and on PostgreSQL where a test says `eachAdapter`.
 final class BindingWriterTests: XCTestCase {
     private let logger = Logger(label: "sipwake.storage.tests")
+
+    private func eachAdapter(_ body: (OpenedStores) throws -> Void) throws {
+        for adapter in StoreAdapter.allCases {
+            try OpenedStores.with(adapter, body)
+        }
+    }
 
     private static func binding(_ index: Int, q: Int? = nil) -> Binding {
         BindingFixture.instance(aor: "user\(index % 50)", uuid: "device-\(index)", q: q)
@@ -61,9 +70,9 @@ final class BindingWriterTests: XCTestCase {
     }
 
     func testThousandConcurrentSubmissionsAllCommitInFewerBatches() throws {
-        let database = try TestDatabase.open(self)
-        let store = BindingStore(database: database)
-        let writer = BindingWriter(store: store, logger: logger)
+        try eachAdapter { opened in
+        let store = opened.stores.bindings
+        let writer = BindingWriter(store: opened.bindingBatch, logger: logger)
         writer.start()
         let log = CompletionLog()
         let done = expectation(description: "all completions")
@@ -91,13 +100,16 @@ final class BindingWriterTests: XCTestCase {
         XCTAssertLessThan(writer.committedBatches, 1000, "group commit: some transactions carried several submissions")
         XCTAssertEqual(try store.count(), 1000)
         writer.shutdown()
+        }
     }
 
     /// Blocks the writer on a first submission (the gate), queues 1,000
     /// one-binding submissions behind it, lets it go and shuts it down.
-    private func submitThousandBehindAGate(maxBatch: Int) throws -> (BindingStore, BindingWriter, CompletionLog) {
-        let store = BindingStore(database: try TestDatabase.open(self))
-        let writer = BindingWriter(store: store, logger: logger, maxBatch: maxBatch)
+    private func submitThousandBehindAGate(maxBatch: Int, _ opened: OpenedStores)
+        -> (any BindingRepository, BindingWriter, CompletionLog)
+    {
+        let store = opened.stores.bindings
+        let writer = BindingWriter(store: opened.bindingBatch, logger: logger, maxBatch: maxBatch)
         writer.start()
         let log = CompletionLog()
         let release = block(writer, log: log)
@@ -110,7 +122,8 @@ final class BindingWriterTests: XCTestCase {
     }
 
     func testEverythingQueuedDuringACommitGoesInOneTransaction() throws {
-        let (store, writer, log) = try submitThousandBehindAGate(maxBatch: 1024)
+        try eachAdapter { opened in
+        let (store, writer, log) = submitThousandBehindAGate(maxBatch: 1024, opened)
 
         XCTAssertEqual(log.snapshot.count, 1001)
         XCTAssertTrue(log.snapshot.allSatisfy(\.succeeded))
@@ -118,20 +131,24 @@ final class BindingWriterTests: XCTestCase {
         XCTAssertEqual(writer.committedBatches, 2, "the gate, then the 1000 queued behind it")
         XCTAssertEqual(writer.committedSubmissions, 1001)
         XCTAssertEqual(try store.count(), 1001)
+        }
     }
 
     func testMaxBatchCapsATransaction() throws {
-        let (store, writer, _) = try submitThousandBehindAGate(maxBatch: 100)
+        try eachAdapter { opened in
+        let (store, writer, _) = submitThousandBehindAGate(maxBatch: 100, opened)
 
         XCTAssertEqual(writer.committedBatches, 11, "the gate, then 10 batches of 100")
         XCTAssertEqual(writer.committedSubmissions, 1001)
         XCTAssertEqual(try store.count(), 1001)
+        }
     }
 
     func testABadSubmissionFailsAloneAndWritesNothingOfItself() throws {
-        let store = BindingStore(database: try TestDatabase.open(self))
+        try eachAdapter { opened in
+        let store = opened.stores.bindings
         let capture = LogRecorder()
-        let writer = BindingWriter(store: store, logger: capture.logger)
+        let writer = BindingWriter(store: opened.bindingBatch, logger: capture.logger)
         writer.start()
         let log = CompletionLog()
         let release = block(writer, log: log)
@@ -147,7 +164,13 @@ final class BindingWriterTests: XCTestCase {
         let entries = log.snapshot
         XCTAssertEqual(entries.map(\.label), ["gate", "good1", "bad", "good2"])
         XCTAssertEqual(entries.map(\.succeeded), [true, true, false, true])
-        XCTAssertEqual((entries[2].error as? DatabaseError)?.resultCode, .SQLITE_CONSTRAINT)
+        switch opened.adapter {
+        case .sqlite:
+            XCTAssertEqual((entries[2].error as? DatabaseError)?.resultCode, .SQLITE_CONSTRAINT)
+        case .postgresql:
+            // 23514: check_violation (q outside 0...1000).
+            XCTAssertEqual((entries[2].error as? PostgreSQLStorageError)?.kind, .refused(sqlState: "23514"))
+        }
         XCTAssertEqual(writer.committedSubmissions, 3)
         XCTAssertEqual(writer.failedSubmissions, 1)
         XCTAssertEqual(writer.committedBatches, 3, "gate, then good1 and good2 each on its own after the batch failed")
@@ -160,6 +183,7 @@ final class BindingWriterTests: XCTestCase {
                 "warning: Binding batch failed, committing its submissions one by one",
                 "warning: Binding write failed and was rolled back",
             ])
+        }
     }
 
     func testADatabaseFailureFailsTheWholeBatchWithoutRetries() throws {
@@ -190,8 +214,9 @@ final class BindingWriterTests: XCTestCase {
     }
 
     func testShutdownDrainsTheQueueThenRefusesNewWork() throws {
-        let store = BindingStore(database: try TestDatabase.open(self))
-        let writer = BindingWriter(store: store, logger: logger)
+        try eachAdapter { opened in
+        let store = opened.stores.bindings
+        let writer = BindingWriter(store: opened.bindingBatch, logger: logger)
         writer.start()
         let log = CompletionLog()
         let release = DispatchSemaphore(value: 0)
@@ -219,6 +244,7 @@ final class BindingWriterTests: XCTestCase {
         writer.shutdown()
         XCTAssertEqual(try store.count(), 51)
         XCTAssertEqual(writer.committedSubmissions, 51)
+        }
     }
 
     func testDroppingTheWriterDrainsItsQueue() throws {

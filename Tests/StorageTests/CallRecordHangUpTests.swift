@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Model
 import SQLiteStorage
+import StorageSupport
 import XCTest
 
 /// The BYE of an answered call's dialog gives its record the hang-up: the

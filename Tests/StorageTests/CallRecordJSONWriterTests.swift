@@ -1,6 +1,6 @@
 import Foundation
 import Model
-@testable import SQLiteStorage
+@testable import StorageSupport
 import XCTest
 
 /// The stored JSON of a call record is written by hand for speed; it must be

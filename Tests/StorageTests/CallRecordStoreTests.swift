@@ -5,7 +5,14 @@ import Ports
 import SQLiteStorage
 import XCTest
 
+/// The call-record store; the tests that use `eachAdapter` run on SQLite and PostgreSQL.
 final class CallRecordStoreTests: XCTestCase {
+    private func eachAdapter(_ body: (OpenedStores) throws -> Void) throws {
+        for adapter in StoreAdapter.allCases {
+            try OpenedStores.with(adapter, body)
+        }
+    }
+
     func testTheV3SchemaHasTheTableAndIndexesAndNoForeignKey() throws {
         let database = try TestDatabase.open(self)
         try database.pool.read { db in
@@ -60,7 +67,8 @@ final class CallRecordStoreTests: XCTestCase {
     }
 
     func testARecordWithPushesBranchesAndEventsComesBackEqual() throws {
-        let store = CallRecordStore(database: try TestDatabase.open(self))
+        try eachAdapter { opened in
+        let store = opened.callRecords
         let record = CallRecordFixture.record(1)
         try store.save(record)
         XCTAssertEqual(try store.find("rec-1"), record)
@@ -75,6 +83,7 @@ final class CallRecordStoreTests: XCTestCase {
         XCTAssertNil(back.endedAt)
         XCTAssertNil(back.callerDisplayName)
         XCTAssertEqual(back.pushes, pending.pushes)
+        }
     }
 
     func testSaveReplacesTheWholeRecordAndItsColumns() throws {
@@ -100,7 +109,8 @@ final class CallRecordStoreTests: XCTestCase {
     }
 
     func testABatchIsWrittenWholeOrNotAtAll() throws {
-        let store = CallRecordStore(database: try TestDatabase.open(self))
+        try eachAdapter { opened in
+        let store = opened.callRecords
         var bad = CallRecordFixture.record(3)
         bad.id = ""
         XCTAssertThrowsError(try store.save([CallRecordFixture.record(1), CallRecordFixture.record(2), bad])) { error in
@@ -109,10 +119,12 @@ final class CallRecordStoreTests: XCTestCase {
         XCTAssertEqual(try store.count(), 0)
         try store.save([CallRecordFixture.record(1), CallRecordFixture.record(2)])
         XCTAssertEqual(try store.count(), 2)
+        }
     }
 
     func testListIsNewestFirstAndFiltersByCalleeAndOutcome() throws {
-        let store = CallRecordStore(database: try TestDatabase.open(self))
+        try eachAdapter { opened in
+        let store = opened.callRecords
         let base = CallRecordFixture.start
         try store.save([
             CallRecordFixture.record(1, callee: "alice", startedAt: base, outcome: .answered),
@@ -129,10 +141,12 @@ final class CallRecordStoreTests: XCTestCase {
         XCTAssertEqual(try store.count(callee: "alice"), 3)
         XCTAssertEqual(try store.count(outcome: .noAnswer), 2)
         XCTAssertEqual(try store.count(callee: "bob", outcome: .answered), 0)
+        }
     }
 
     func testPagingAndItsValidation() throws {
-        let store = CallRecordStore(database: try TestDatabase.open(self))
+        try eachAdapter { opened in
+        let store = opened.callRecords
         try store.save((0..<5).map {
             CallRecordFixture.record($0, startedAt: CallRecordFixture.start.addingTimeInterval(Double($0)))
         })
@@ -147,10 +161,12 @@ final class CallRecordStoreTests: XCTestCase {
         XCTAssertThrowsError(try store.list(offset: -1)) {
             XCTAssertEqual($0 as? StorageError, .invalidField(name: "offset", reason: "must not be negative"))
         }
+        }
     }
 
     func testFindAcceptsTheRecordIDThePairingIDOrTheCallIDNewestFirst() throws {
-        let store = CallRecordStore(database: try TestDatabase.open(self))
+        try eachAdapter { opened in
+        let store = opened.callRecords
         let first = CallRecordFixture.record(1)
         // The caller retried with the same Call-ID (a new record, a new pairing id).
         var retry = CallRecordFixture.record(2, startedAt: CallRecordFixture.start.addingTimeInterval(60))
@@ -169,10 +185,12 @@ final class CallRecordStoreTests: XCTestCase {
         clash.pairingID = "rec-1"
         try store.save(clash)
         XCTAssertEqual(try store.find("rec-1")?.id, "rec-1")
+        }
     }
 
     func testPurgeDeletesCallsStartedBeforeTheCutoffInChunks() throws {
-        let store = CallRecordStore(database: try TestDatabase.open(self))
+        try eachAdapter { opened in
+        let store = opened.callRecords
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let old = (0..<2500).map {
             CallRecordFixture.record($0, startedAt: now.addingTimeInterval(-31 * 86_400 - Double($0)))
@@ -191,6 +209,7 @@ final class CallRecordStoreTests: XCTestCase {
         XCTAssertEqual(try store.purge(startedBefore: now.addingTimeInterval(-30 * 86_400)), 0)
         XCTAssertEqual(try store.purge(startedBefore: now.addingTimeInterval(1)), 4)
         XCTAssertEqual(try store.count(), 0)
+        }
     }
 
     func testRecordsOutliveTheirUser() throws {

@@ -3,6 +3,7 @@ import GRDB
 import Logging
 import Model
 import SQLiteStorage
+import StorageSupport
 import TestSupport
 import XCTest
 

@@ -3,25 +3,20 @@ import Logging
 import Model
 import Ports
 import SQLiteStorage
+import StorageSupport
 import Testing
 
-/// The SQLite adapter, used only through the ports the server and the CLI
-/// name, against a real file: what a caller can rely on from any adapter.
+/// Each adapter (SQLite, PostgreSQL), used only through the ports the
+/// server and the CLI name, against a real database: what a caller can rely
+/// on from any adapter.
 @Suite struct StorePortTests {
     private static let md5 = String(repeating: "a", count: 32)
     private static let sha256 = String(repeating: "b", count: 64)
     private static let now = Date(timeIntervalSince1970: 1_900_000_000)
 
-    private func withStores(_ body: (Stores, SipwakeDatabase) throws -> Void) throws {
-        let file = TemporaryDatabaseFile()
-        defer { file.remove() }
-        let database = try SipwakeDatabase(path: file.path)
-        defer { try? database.close() }
-        try body(database.stores, database)
-    }
-
-    @Test func usersThroughUserRepository() throws {
-        try withStores { stores, _ in
+    @Test(arguments: StoreAdapter.allCases) func usersThroughUserRepository(adapter: StoreAdapter) throws {
+        try OpenedStores.with(adapter) { opened in
+            let stores = opened.stores
             let users: any UserRepository = stores.users
             let before = try users.usersVersion()
             let alice = try users.add(username: "Alice", realm: "sipwake", ha1MD5: Self.md5, ha1SHA256: Self.sha256)
@@ -41,8 +36,9 @@ import Testing
         }
     }
 
-    @Test func tuplesThroughTupleRepository() throws {
-        try withStores { stores, _ in
+    @Test(arguments: StoreAdapter.allCases) func tuplesThroughTupleRepository(adapter: StoreAdapter) throws {
+        try OpenedStores.with(adapter) { opened in
+            let stores = opened.stores
             _ = try stores.users.add(username: "alice", realm: "r", ha1MD5: Self.md5, ha1SHA256: Self.sha256)
             let tuples: any TupleRepository = stores.tuples
             let reported = try tuples.report(
@@ -97,8 +93,9 @@ import Testing
         }
     }
 
-    @Test func aProviderThatCannotNameOneIsRefused() throws {
-        try withStores { stores, _ in
+    @Test(arguments: StoreAdapter.allCases) func aProviderThatCannotNameOneIsRefused(adapter: StoreAdapter) throws {
+        try OpenedStores.with(adapter) { opened in
+            let stores = opened.stores
             _ = try stores.users.add(username: "alice", realm: "r", ha1MD5: Self.md5, ha1SHA256: Self.sha256)
             for bad in ["", "FCM", "fcm_v1", "fcm v1", String(repeating: "a", count: 33), "fcm\u{0}"] {
                 #expect(throws: StorageError.invalidField(
@@ -116,10 +113,11 @@ import Testing
         }
     }
 
-    @Test func bindingsThroughTheJournalAndTheRepository() throws {
-        try withStores { stores, database in
+    @Test(arguments: StoreAdapter.allCases) func bindingsThroughTheJournalAndTheRepository(adapter: StoreAdapter) throws {
+        try OpenedStores.with(adapter) { opened in
+            let stores = opened.stores
             let journal: any BindingJournal = BindingWriter(
-                store: BindingStore(database: database), logger: Logger(label: "test"))
+                store: opened.bindingBatch, logger: Logger(label: "test"))
             journal.start()
             let binding = Binding(
                 aor: "alice", contact: "sip:alice@198.51.100.7:5060", callID: "c1", cseq: 1, q: nil,
@@ -147,10 +145,11 @@ import Testing
         }
     }
 
-    @Test func callRecordsThroughTheSinkAndTheArchive() throws {
-        try withStores { stores, database in
+    @Test(arguments: StoreAdapter.allCases) func callRecordsThroughTheSinkAndTheArchive(adapter: StoreAdapter) throws {
+        try OpenedStores.with(adapter) { opened in
+            let stores = opened.stores
             let sink: any CallRecordSink = CallRecordWriter(
-                store: CallRecordStore(database: database), logger: Logger(label: "test"))
+                store: opened.callRecordBatch, logger: Logger(label: "test"))
             sink.start()
             var open = CallRecordFixture.record(1, outcome: nil)
             sink.save(open)

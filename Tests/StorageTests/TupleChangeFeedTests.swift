@@ -14,31 +14,46 @@ final class TupleChangeFeedTests: XCTestCase {
     private func makeStores() throws -> (TupleStore, UserStore, SipwakeDatabase) {
         let database = try TestDatabase.open(self)
         let users = UserStore(database: database)
-        for name in ["alice", "bob", "carol"] {
-            try users.add(username: name, realm: "sipwake", ha1MD5: String(repeating: "0", count: 32),
-                          ha1SHA256: String(repeating: "0", count: 64))
-        }
+        try Self.addUsers(users)
         return (TupleStore(database: database), users, database)
     }
 
-    private func report(_ store: TupleStore, _ user: String, selector: String = "s1",
+    private static func addUsers(_ users: any UserRepository) throws {
+        for name in ["alice", "bob", "carol"] {
+            _ = try users.add(username: name, realm: "sipwake", ha1MD5: String(repeating: "0", count: 32),
+                          ha1SHA256: String(repeating: "0", count: 64))
+        }
+    }
+
+    /// Runs `body` with the tuple and user stores of each adapter.
+    private func eachAdapter(_ body: (any TupleRepository, any UserRepository) throws -> Void) throws {
+        for adapter in StoreAdapter.allCases {
+            try OpenedStores.with(adapter) { opened in
+                try Self.addUsers(opened.stores.users)
+                try body(opened.stores.tuples, opened.stores.users)
+            }
+        }
+    }
+
+    private func report(_ store: any TupleRepository, _ user: String, selector: String = "s1",
                         token: String = "token-1") throws -> DeviceTuple {
         try store.report(username: user, selector: selector, appIDCalls: "com.example.voip", tokenCalls: token,
-                         appIDOther: nil, tokenOther: nil, platform: .ios, now: t0).tuple
+                         appIDOther: nil, tokenOther: nil, platform: .ios, provider: nil, now: t0).tuple
     }
 
     func testAFreshReaderIsToldToReadEverythingAndThenSeesNothingNew() throws {
-        let (store, _, _) = try makeStores()
+        try eachAdapter { store, _ in
         _ = try report(store, "alice")
         let first = try store.changes(after: -1, limit: 100)
         XCTAssertTrue(first.missed)
         XCTAssertEqual(first.through, 1)
         let next = try store.changes(after: first.through, limit: 100)
         XCTAssertEqual(next, TupleChanges(usernames: [], through: 1, missed: false, more: false))
+        }
     }
 
     func testEveryWriteThatChangesAPushIsAChangeOfItsUsers() throws {
-        let (store, users, _) = try makeStores()
+        try eachAdapter { store, users in
         var seen = try store.changes(after: -1, limit: 100).through
 
         func changed() throws -> Set<String> {
@@ -75,10 +90,11 @@ final class TupleChangeFeedTests: XCTestCase {
         try users.remove(username: "carol")
         XCTAssertEqual(try changed(), ["carol"], "a user removed with her tuples")
         _ = alice
+        }
     }
 
     func testAReaderReadsInStepsAndIsToldWhenMoreFollow() throws {
-        let (store, _, _) = try makeStores()
+        try eachAdapter { store, _ in
         let start = try store.changes(after: -1, limit: 10).through
         for n in 0..<5 { _ = try report(store, "alice", selector: "s\(n)", token: "t\(n)") }
         let first = try store.changes(after: start, limit: 3)
@@ -88,6 +104,7 @@ final class TupleChangeFeedTests: XCTestCase {
         XCTAssertEqual(rest.through, start + 5)
         XCTAssertFalse(rest.more)
         XCTAssertThrowsError(try store.changes(after: start, limit: 0))
+        }
     }
 
     func testAReaderFurtherBehindThanTheFeedKeepsIsToldToReadEverything() throws {
@@ -114,10 +131,11 @@ final class TupleChangeFeedTests: XCTestCase {
     }
 
     func testAReaderAheadOfTheDatabaseIsToldToReadEverything() throws {
-        let (store, _, _) = try makeStores()
+        try eachAdapter { store, _ in
         _ = try report(store, "alice")
         let ahead = try store.changes(after: 500, limit: 10)
         XCTAssertTrue(ahead.missed, "a database replaced by an older copy")
         XCTAssertEqual(ahead.through, 1)
+        }
     }
 }

@@ -1,15 +1,24 @@
 import Foundation
 import Registrar
 import Ports
+import Model
 import SQLiteStorage
 import XCTest
 
+/// The user store rules, on every adapter.
 final class UserStoreTests: XCTestCase {
+    private func eachAdapter(_ body: (OpenedStores) throws -> Void) throws {
+        for adapter in StoreAdapter.allCases {
+            try OpenedStores.with(adapter, body)
+        }
+    }
+
     private let md5 = "0123456789abcdef0123456789abcdef"
     private let sha256 = String(repeating: "0123456789abcdef", count: 4)
 
     func testAddFindListRemove() throws {
-        let users = UserStore(database: try TestDatabase.open(self))
+        try eachAdapter { opened in
+        let users = opened.stores.users
         let before = Date().timeIntervalSince1970
 
         let alice = try users.add(username: "Alice", realm: "sipwake.example", ha1MD5: md5.uppercased(), ha1SHA256: sha256)
@@ -34,10 +43,12 @@ final class UserStoreTests: XCTestCase {
         XCTAssertThrowsError(try users.remove(username: "alice")) { error in
             XCTAssertEqual(error as? StorageError, .userNotFound("alice"))
         }
+        }
     }
 
     func testDuplicateIsRefusedWhateverTheCase() throws {
-        let users = UserStore(database: try TestDatabase.open(self))
+        try eachAdapter { opened in
+        let users = opened.stores.users
         let alice = try users.add(username: "alice", realm: "r1", ha1MD5: md5, ha1SHA256: sha256)
         XCTAssertThrowsError(try users.add(username: "ALICE", realm: "r2", ha1MD5: md5, ha1SHA256: sha256)) { error in
             XCTAssertEqual(error as? StorageError, .userExists("alice"))
@@ -45,16 +56,18 @@ final class UserStoreTests: XCTestCase {
         }
         XCTAssertEqual(try users.list(), [alice], "the first record is untouched")
         XCTAssertEqual(try users.usersVersion(), 1)
+        }
     }
 
     func testInvalidUsernamesAreRejectedAndNothingIsWritten() throws {
-        let users = UserStore(database: try TestDatabase.open(self))
+        try eachAdapter { opened in
+        let users = opened.stores.users
         let invalid = [
             "", String(repeating: "a", count: 65), "alice@example.com", "sip:alice", "al ice", "alice\t",
             "al\nice", "a/b", "a%40b", "ålice", "alice\"", "<alice>", "a#b", "a[1]",
         ]
         for username in invalid {
-            XCTAssertFalse(UserStore.isValidUsername(username), username)
+            XCTAssertFalse(SIPUsername.isValid(username), username)
             XCTAssertThrowsError(try users.add(username: username, realm: "r", ha1MD5: md5, ha1SHA256: sha256)) { error in
                 XCTAssertEqual(error as? StorageError, .invalidUsername(username))
             }
@@ -64,14 +77,16 @@ final class UserStoreTests: XCTestCase {
 
         let valid = [String(repeating: "z", count: 64), "a-_.!~*'()&=+$,;?z", "1001", "x"]
         for username in valid {
-            XCTAssertTrue(UserStore.isValidUsername(username), username)
+            XCTAssertTrue(SIPUsername.isValid(username), username)
             XCTAssertNoThrow(try users.add(username: username, realm: "r", ha1MD5: md5, ha1SHA256: sha256), username)
         }
         XCTAssertEqual(try users.list().count, valid.count)
+        }
     }
 
     func testCredentialsMustBeHA1HexAndARealm() throws {
-        let users = UserStore(database: try TestDatabase.open(self))
+        try eachAdapter { opened in
+        let users = opened.stores.users
         XCTAssertThrowsError(try users.add(username: "alice", realm: "r", ha1MD5: "secret-password", ha1SHA256: sha256)) {
             XCTAssertEqual($0 as? StorageError, .invalidHA1(field: "ha1MD5"))
             XCTAssertFalse("\($0)".contains("secret-password"), "a password must never be echoed")
@@ -84,10 +99,12 @@ final class UserStoreTests: XCTestCase {
         }
         XCTAssertEqual(try users.list(), [])
         XCTAssertEqual(try users.usersVersion(), 0)
+        }
     }
 
     func testSetPasswordAndWakeupHold() throws {
-        let users = UserStore(database: try TestDatabase.open(self))
+        try eachAdapter { opened in
+        let users = opened.stores.users
         let alice = try users.add(username: "alice", realm: "old", ha1MD5: md5, ha1SHA256: sha256)
         let newMD5 = String(repeating: "f", count: 32)
         let newSHA = String(repeating: "e", count: 64)
@@ -109,13 +126,14 @@ final class UserStoreTests: XCTestCase {
         XCTAssertThrowsError(try users.setWakeupHold(username: "bob", true)) {
             XCTAssertEqual($0 as? StorageError, .userNotFound("bob"))
         }
+        }
     }
 
     func testUsersVersionChangesOnEveryUserWriteOnly() throws {
-        let database = try TestDatabase.open(self)
-        let users = UserStore(database: database)
+        try eachAdapter { opened in
+        let users = opened.stores.users
         XCTAssertEqual(try users.usersVersion(), 0)
-        try users.add(username: "alice", realm: "r", ha1MD5: md5, ha1SHA256: sha256)
+        _ = try users.add(username: "alice", realm: "r", ha1MD5: md5, ha1SHA256: sha256)
         XCTAssertEqual(try users.usersVersion(), 1)
         try users.setPassword(username: "alice", realm: "r2", ha1MD5: md5, ha1SHA256: sha256)
         XCTAssertEqual(try users.usersVersion(), 2)
@@ -125,19 +143,20 @@ final class UserStoreTests: XCTestCase {
         // Failed user writes and binding writes leave it alone.
         XCTAssertThrowsError(try users.remove(username: "bob"))
         XCTAssertThrowsError(try users.add(username: "alice", realm: "r", ha1MD5: md5, ha1SHA256: sha256))
-        try BindingStore(database: database).apply([.added(BindingFixture.instance())])
+        try opened.bindingBatch.apply([.added(BindingFixture.instance())])
         XCTAssertEqual(try users.usersVersion(), 3)
 
         try users.remove(username: "alice")
         XCTAssertEqual(try users.usersVersion(), 4)
+        }
     }
 
     func testRemovingAUserRemovesTheirBindingsOnly() throws {
-        let database = try TestDatabase.open(self)
-        let users = UserStore(database: database)
-        let bindings = BindingStore(database: database)
-        try users.add(username: "alice", realm: "r", ha1MD5: md5, ha1SHA256: sha256)
-        try users.add(username: "bob", realm: "r", ha1MD5: md5, ha1SHA256: sha256)
+        try eachAdapter { opened in
+        let users = opened.stores.users
+        let bindings = opened.bindingBatch
+        _ = try users.add(username: "alice", realm: "r", ha1MD5: md5, ha1SHA256: sha256)
+        _ = try users.add(username: "bob", realm: "r", ha1MD5: md5, ha1SHA256: sha256)
         let bob = BindingFixture.contact(aor: "bob")
         try bindings.apply([
             .added(BindingFixture.instance(aor: "alice", uuid: "1")),
@@ -146,6 +165,7 @@ final class UserStoreTests: XCTestCase {
         ])
 
         try users.remove(username: "alice")
-        XCTAssertEqual(try bindings.loadAll(), [BindingFixture.stored(bob)])
+        XCTAssertEqual(try opened.stores.bindings.loadAll(), [BindingFixture.stored(bob)])
+        }
     }
 }

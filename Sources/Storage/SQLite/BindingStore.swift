@@ -2,12 +2,13 @@ import Foundation
 import GRDB
 import Model
 import Ports
+import StorageSupport
 
 /// The persisted location table: one `bindings` row per (AOR, binding key).
 ///
 /// The server keeps the live table in memory and writes every change here
 /// (through `BindingWriter`); at start it reloads with `loadAll()`.
-public struct BindingStore: BindingRepository {
+public struct BindingStore: BindingRepository, BindingBatchStore {
     private let database: SipwakeDatabase
 
     public init(database: SipwakeDatabase) {
@@ -57,6 +58,13 @@ public struct BindingStore: BindingRepository {
         try database.pool.write { db in
             try Self.apply(changes, in: db)
         }
+    }
+
+    /// A constraint, a value SQLite refuses, or a value that cannot be
+    /// encoded (an `EncodingError` from one binding's path); not busy, full,
+    /// I/O or closed.
+    public func isCausedByTheData(_ error: Error) -> Bool {
+        SipwakeDatabase.isCausedByTheData(error)
     }
 
     /// Deletes bindings that expired at or before `date`; returns how many.
@@ -168,14 +176,7 @@ public struct BindingStore: BindingRepository {
     }
 
     private static func upsert(_ binding: Binding, in db: Database) throws {
-        let path: String
-        if binding.path.isEmpty {
-            path = "[]"
-        } else {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .withoutEscapingSlashes
-            path = String(decoding: try encoder.encode(binding.path), as: UTF8.self)
-        }
+        let path = try BindingColumns.pathJSON(binding.path)
         // Cached: the statement is compiled once per connection, not per write.
         try db.cachedStatement(
             sql: """
@@ -201,21 +202,8 @@ public struct BindingStore: BindingRepository {
     }
 
     private static func binding(_ row: Row) throws -> Binding {
-        let transportName: String = row["transport"]
-        guard let transport = SIPTransport(rawValue: transportName) else {
-            throw StorageError.corruptRow(table: "bindings", detail: "unknown transport '\(transportName)'")
-        }
-        let pathText: String = row["path"]
-        let path: [String]
-        do {
-            path = try JSONDecoder().decode([String].self, from: Data(pathText.utf8))
-        } catch {
-            throw StorageError.corruptRow(table: "bindings", detail: "path is not a JSON array of strings")
-        }
-        let cseq: Int64 = row["cseq"]
-        guard let cseq32 = UInt32(exactly: cseq) else {
-            throw StorageError.corruptRow(table: "bindings", detail: "cseq \(cseq) out of range")
-        }
+        let (transport, path, cseq32) = try BindingColumns.decode(
+            transport: row["transport"], path: row["path"], cseq: row["cseq"])
         return Binding(
             aor: row["aor"],
             contact: row["contact"],

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Model
 import Ports
+import StorageSupport
 
 /// The stored story of each incoming call (`call_records`), for
 /// `sipwake calls` and the admin API.
@@ -11,7 +12,7 @@ import Ports
 /// (start, end, answered end pushes, forgotten), through `CallRecordWriter`;
 /// each save replaces the whole record in one statement, so a reader sees one
 /// complete version or the next, never half of one.
-public struct CallRecordStore: CallRecordArchive {
+public struct CallRecordStore: CallRecordArchive, CallRecordBatchStore {
     private let database: SipwakeDatabase
 
     /// Rows deleted per transaction by `purge`: the server's other writes
@@ -36,11 +37,11 @@ public struct CallRecordStore: CallRecordArchive {
     /// answered push per device tuple is also written on that tuple.
     /// - Throws: `invalidField` for an empty id, or an encoding error; nothing is written then.
     public func save(_ records: [CallRecord]) throws {
-        try write(try records.map(Self.encoded))
+        try write(try records.map(CallRecordRow.encoded))
     }
 
     /// Writes rows already encoded by `encoded(_:)`, in ONE transaction.
-    func write(_ rows: [CallRecordRow]) throws {
+    public func write(_ rows: [CallRecordRow]) throws {
         guard !rows.isEmpty else { return }
         try database.pool.write { db in
             for row in rows {
@@ -68,9 +69,9 @@ public struct CallRecordStore: CallRecordArchive {
                     db, sql: "SELECT id, record FROM call_records WHERE call_id = ? ORDER BY started_at DESC, id DESC",
                     arguments: [bye.callID])
                 for row in rows {
-                    guard let record = try? Self.decoded(row["record"], id: row["id"]),
+                    guard let record = try? CallRecordRow.decoded(row["record"], id: row["id"]),
                           let ended = record.hangingUp(bye) else { continue }
-                    try Self.upsert(try Self.encoded(ended), in: db)
+                    try Self.upsert(try CallRecordRow.encoded(ended), in: db)
                     changed += 1
                     break
                 }
@@ -94,19 +95,11 @@ public struct CallRecordStore: CallRecordArchive {
             var unreadable: [String] = []
             for row in open {
                 let id: String = row["id"]
-                guard var record = try? Self.decoded(row["record"], id: id) else {
+                guard let record = try? CallRecordRow.decoded(row["record"], id: id) else {
                     unreadable.append(id)
                     continue
                 }
-                let end = record.endedAt ?? record.lastKnownAt
-                record.endedAt = end
-                if record.outcome == nil {
-                    record.outcome = .interrupted
-                    record.events.append(CallEventRecord(
-                        at: end, event: "call ended",
-                        detail: "outcome=interrupted (closed at start: sipwake stopped during the call)"))
-                }
-                try Self.upsert(try Self.encoded(record), in: db)
+                try Self.upsert(try CallRecordRow.encoded(CallRecordRow.closedAtStart(record)), in: db)
                 closed += 1
             }
             return (closed, unreadable)
@@ -135,6 +128,10 @@ public struct CallRecordStore: CallRecordArchive {
         }
     }
 
+    public func isCausedByTheData(_ error: Error) -> Bool {
+        SipwakeDatabase.isCausedByTheData(error)
+    }
+
     // MARK: - Reading
 
     /// Records newest first (by start time), all callees or one
@@ -152,7 +149,7 @@ public struct CallRecordStore: CallRecordArchive {
                 db,
                 sql: "SELECT id, record FROM call_records\(filter.sql) ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?",
                 arguments: filter.arguments + [limit, offset]
-            ).map { try Self.decoded($0["record"], id: $0["id"]) }
+            ).map { try CallRecordRow.decoded($0["record"], id: $0["id"]) }
         }
     }
 
@@ -176,7 +173,7 @@ public struct CallRecordStore: CallRecordArchive {
                     sql: "SELECT id, record FROM call_records WHERE \(column) = ? ORDER BY started_at DESC, id DESC LIMIT 1",
                     arguments: [key])
                 {
-                    return try Self.decoded(row["record"], id: row["id"])
+                    return try CallRecordRow.decoded(row["record"], id: row["id"])
                 }
             }
             return nil
@@ -184,20 +181,6 @@ public struct CallRecordStore: CallRecordArchive {
     }
 
     // MARK: - Rows
-
-    /// Validates and encodes `record`.
-    /// - Throws: `invalidField` for an empty id; `CallRecordJSONWriter.NotFinite`
-    ///   for a time JSON cannot hold.
-    static func encoded(_ record: CallRecord) throws -> CallRecordRow {
-        guard !record.id.isEmpty else { throw StorageError.invalidField(name: "id", reason: "must not be empty") }
-        let json = try CallRecordJSONWriter.json(record)
-        return CallRecordRow(
-            id: record.id, pairingID: record.pairingID, callID: record.callID, callee: record.callee,
-            caller: record.caller, startedAt: record.startedAt.timeIntervalSince1970,
-            endedAt: record.endedAt?.timeIntervalSince1970, outcome: record.outcome?.rawValue,
-            finalStatus: record.finalStatus, record: json,
-            pushResults: CallRecordPushResult.latest(in: record))
-    }
 
     static func upsert(_ row: CallRecordRow, in db: Database) throws {
         // Every column is written, so REPLACE is the whole upsert (the table
@@ -212,19 +195,6 @@ public struct CallRecordStore: CallRecordArchive {
         ).execute(
             arguments: [row.id, row.pairingID, row.callID, row.callee, row.caller, row.startedAt, row.endedAt,
                         row.outcome, row.finalStatus, row.record])
-    }
-
-    /// Names the record that cannot be read, so an operator can find and
-    /// delete that one row (a file damaged by hand, or written by a newer
-    /// version with an outcome this one does not know).
-    private static func decoded(_ text: String, id: String) throws -> CallRecord {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        do {
-            return try decoder.decode(CallRecord.self, from: Data(text.utf8))
-        } catch {
-            throw StorageError.corruptRow(table: "call_records", detail: "record of call '\(id)' is not a readable call record")
-        }
     }
 
     /// WHERE clause and arguments for the list filters.

@@ -54,6 +54,21 @@ public final class SipwakeDatabase: Sendable {
         self.schemaVersion = applied.last ?? StorageMigrations.v1
     }
 
+    /// Whether `error` comes from the data written (a constraint, a value
+    /// SQLite refuses, a value that cannot be encoded), so another write may
+    /// well succeed; false when the database itself failed.
+    static func isCausedByTheData(_ error: Error) -> Bool {
+        guard let error = error as? DatabaseError else {
+            return true   // e.g. an EncodingError from one binding's path
+        }
+        switch error.resultCode {
+        case .SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG, .SQLITE_RANGE:
+            return true
+        default:
+            return false
+        }
+    }
+
     /// Clean shutdown: WAL checkpoint(TRUNCATE) then close. Idempotent.
     ///
     /// If another process (the CLI, or the server) holds a read transaction the

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Model
 import Ports
+import StorageSupport
 
 /// The device tuples reported by the apps (Push Token Reporter), removed on
 /// logout (Account Removal Reporter), and managed by the operator.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Model
 import Ports
+import StorageSupport
 
 /// The SIP users: username, realm and digest HA1 values.
 ///
@@ -21,7 +22,7 @@ public struct UserStore: UserRepository {
     @discardableResult
     public func add(username: String, realm: String, ha1MD5: String, ha1SHA256: String) throws -> UserRecord {
         let name = try Self.normalizedUsername(username)
-        let credentials = try Self.validatedCredentials(realm: realm, ha1MD5: ha1MD5, ha1SHA256: ha1SHA256)
+        let credentials = try UserFields.validatedCredentials(realm: realm, ha1MD5: ha1MD5, ha1SHA256: ha1SHA256)
         let now = Date().timeIntervalSince1970
         return try database.pool.write { db in
             if try Self.fetch(db, username: name) != nil {
@@ -46,7 +47,7 @@ public struct UserStore: UserRepository {
     /// - Throws: `userNotFound`, or a validation error; nothing is written then.
     public func setPassword(username: String, realm: String, ha1MD5: String, ha1SHA256: String) throws {
         let name = try Self.normalizedUsername(username)
-        let credentials = try Self.validatedCredentials(realm: realm, ha1MD5: ha1MD5, ha1SHA256: ha1SHA256)
+        let credentials = try UserFields.validatedCredentials(realm: realm, ha1MD5: ha1MD5, ha1SHA256: ha1SHA256)
         let now = Date().timeIntervalSince1970
         try database.pool.write { db in
             try db.execute(
@@ -117,25 +118,8 @@ public struct UserStore: UserRepository {
     }
 
     /// The stored form of a valid username (lower-cased); `invalidUsername` otherwise.
-    /// Shared with `TupleStore`, so both stores accept the same names.
     static func normalizedUsername(_ username: String) throws -> String {
-        guard isValidUsername(username) else { throw StorageError.invalidUsername(username) }
-        return username.lowercased()
-    }
-
-    private static func validatedCredentials(
-        realm: String, ha1MD5: String, ha1SHA256: String
-    ) throws -> (realm: String, md5: String, sha256: String) {
-        guard !realm.isEmpty else { throw StorageError.invalidRealm(realm) }
-        let md5 = ha1MD5.lowercased()
-        let sha256 = ha1SHA256.lowercased()
-        guard isHex(md5, length: 32) else { throw StorageError.invalidHA1(field: "ha1MD5") }
-        guard isHex(sha256, length: 64) else { throw StorageError.invalidHA1(field: "ha1SHA256") }
-        return (realm, md5, sha256)
-    }
-
-    private static func isHex(_ value: String, length: Int) -> Bool {
-        value.utf8.count == length && value.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        try UserFields.normalizedUsername(username)
     }
 
     // MARK: - Rows

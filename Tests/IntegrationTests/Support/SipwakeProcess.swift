@@ -44,7 +44,7 @@ final class SipwakeProcess: @unchecked Sendable {
             auth += "\nalgorithms = [\(authAlgorithms.map { "\"\($0)\"" }.joined(separator: ", "))]"
         }
         var database = sections.removeValue(forKey: "database") ?? ""
-        if !database.contains("path") { database += "\npath = \"sipwake.sqlite\"" }
+        if !database.contains("path") && !database.contains("url") { database += "\npath = \"sipwake.sqlite\"" }
         // No HTTP server unless the test asks for one: many servers run at once.
         if sections["http"] == nil { sections["http"] = "\nlisten = \"\"" }
         var log = sections.removeValue(forKey: "log") ?? ""

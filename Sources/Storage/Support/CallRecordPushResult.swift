@@ -3,17 +3,17 @@ import Ports
 
 /// What a call's last answered push to one device tuple said, for the
 /// tuple's `last_push_at`, `last_push_status` and `last_push_result`.
-struct CallRecordPushResult: Sendable, Equatable {
-    var tupleID: Int64
+public struct CallRecordPushResult: Sendable, Equatable {
+    public var tupleID: Int64
     /// When the push was sent: a tuple created later is another device that
     /// got a reused id.
-    var sentAt: Double
-    var at: Double
-    var status: Int?
-    var result: String
+    public var sentAt: Double
+    public var at: Double
+    public var status: Int?
+    public var result: String
 
     /// The last answered push per tuple of `record` (by answer time).
-    static func latest(in record: CallRecord) -> [CallRecordPushResult] {
+    public static func latest(in record: CallRecord) -> [CallRecordPushResult] {
         var byTuple: [Int64: CallRecordPushResult] = [:]
         for push in record.pushes {
             // Tuple ids start at 1: 0 is the customer's webhook, which has no tuple.

@@ -19,13 +19,13 @@ public final class BindingWriter: BindingJournal {
     private let counters: WriteCounters
 
     /// Name of the writer thread, as `top -H` and debuggers show it.
-    static let threadName = "bindings-writer"
+    public static let threadName = "bindings-writer"
 
     /// Creates the writer. Its thread starts with `start()`, called by the
     /// owning service's `run()`, never by `init`; submissions made before
     /// that wait in the queue.
     /// `observe`: told each batch's size and commit time (for metrics).
-    public init(store: BindingStore, logger: Logger, maxBatch: Int = 1024, observe: WriterBatchObserver? = nil) {
+    public init(store: any BindingBatchStore, logger: Logger, maxBatch: Int = 1024, observe: WriterBatchObserver? = nil) {
         precondition(maxBatch > 0, "maxBatch must be positive")
         let counters = WriteCounters()
         let batchCommit = BindingBatchCommit(store: store, logger: logger, counters: counters)
@@ -50,10 +50,10 @@ public final class BindingWriter: BindingJournal {
     /// Never blocks on disk (only on a short queue lock). `completion` is
     /// called on the writer thread after the commit, or with the error after
     /// the rollback, and then none of `changes` was written. If one change of a
-    /// batch fails (a constraint, a value SQLite refuses), the writer falls back
+    /// batch fails (a constraint, a value the database refuses), the writer falls back
     /// to committing each submission of that batch in its own transaction, so
     /// one bad submission does not fail the others. If the database itself
-    /// fails (busy beyond the 5 s timeout, disk full, I/O error, closed), every
+    /// fails (busy beyond the timeout, disk full, I/O error, closed, unreachable), every
     /// submission of the batch gets that error at once instead: retrying them
     /// one by one would only fail the same way, one busy timeout each.
     /// After `shutdown()`, `completion` is called at once, on the caller's

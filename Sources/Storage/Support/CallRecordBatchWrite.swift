@@ -8,7 +8,7 @@ import Ports
 /// batch for what one row holds, each row is written on its own. Then the
 /// hang-ups of records written before, in one more transaction.
 struct CallRecordBatchWrite: Sendable {
-    let store: CallRecordStore
+    let store: any CallRecordBatchStore
     let logger: Logger
     let counters: WriteCounters
 
@@ -36,7 +36,7 @@ struct CallRecordBatchWrite: Sendable {
         var failed = 0
         for record in records {
             do {
-                rows.append(try CallRecordStore.encoded(record))
+                rows.append(try CallRecordRow.encoded(record))
             } catch {
                 failed += 1
                 logger.warning(
@@ -53,7 +53,7 @@ struct CallRecordBatchWrite: Sendable {
             // must not take the others with it: write each on its own. When
             // the database itself failed (busy, full, closed), one by one
             // would fail the same way, a timeout each.
-            guard rows.count > 1, BindingBatchCommit.isCausedByTheData(error) else {
+            guard rows.count > 1, store.isCausedByTheData(error) else {
                 logger.warning("Call record write failed",
                                metadata: ["call_records.count": .stringConvertible(rows.count), "error": "\(error)"])
                 return counters.add(failures: failed + rows.count)

@@ -1,36 +1,36 @@
 import Model
 import Ports
 /// The writable fields of a device tuple, validated and normalized: what
-/// `TupleStore` writes. Built only by `validate`, so a value of this type has
+/// each adapter's tuple store writes. Built only by `validate`, so a value of this type has
 /// passed every check before a transaction starts.
-struct TupleFields: Sendable {
-    let username: String
-    let selector: String
-    let appIDCalls: String?
-    let tokenCalls: String?
-    let appIDOther: String?
-    let tokenOther: String?
-    let platform: DevicePlatform?
+public struct TupleFields: Sendable {
+    public let username: String
+    public let selector: String
+    public let appIDCalls: String?
+    public let tokenCalls: String?
+    public let appIDOther: String?
+    public let tokenOther: String?
+    public let platform: DevicePlatform?
     /// nil: keep the stored provider (a report), or the column default for a new row.
-    let provider: String?
+    public let provider: String?
 
     /// The tokens of this tuple (one or two, possibly equal: FCM reports the
     /// same token in both pairs).
-    var tokens: [String] {
+    public var tokens: [String] {
         [tokenCalls, tokenOther].compactMap { $0 }
     }
 
-    static let selectorLength = 1...256
+    public static let selectorLength = 1...256
     static let appIDLength = 1...256
     static let tokenLength = 1...4096
 
     /// - Throws: `invalidUsername`, or `invalidField` naming the first bad field.
-    static func validate(
+    public static func validate(
         username: String, selector: String,
         appIDCalls: String?, tokenCalls: String?, appIDOther: String?, tokenOther: String?,
         platform: DevicePlatform?, provider: String? = nil
     ) throws -> TupleFields {
-        let name = try UserStore.normalizedUsername(username)
+        let name = try UserFields.normalizedUsername(username)
         try check(selector, name: "selector", length: selectorLength)
         try checkPair(appID: appIDCalls, token: tokenCalls, appIDName: "appIDCalls", tokenName: "tokenCalls")
         try checkPair(appID: appIDOther, token: tokenOther, appIDName: "appIDOther", tokenName: "tokenOther")
@@ -63,7 +63,7 @@ struct TupleFields: Sendable {
 
     /// Length in characters and no control characters. The reason never
     /// contains the value.
-    static func check(_ value: String, name: String, length: ClosedRange<Int>) throws {
+    public static func check(_ value: String, name: String, length: ClosedRange<Int>) throws {
         let count = value.count
         guard count >= length.lowerBound else {
             throw StorageError.invalidField(name: name, reason: "must not be empty")

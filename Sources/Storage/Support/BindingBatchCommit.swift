@@ -1,4 +1,3 @@
-import GRDB
 import Logging
 import Model
 import Ports
@@ -7,7 +6,7 @@ import Ports
 /// one transaction; when that fails because of one submission's data, each
 /// on its own, so the good ones still succeed.
 struct BindingBatchCommit: Sendable {
-    let store: BindingStore
+    let store: any BindingBatchStore
     let logger: Logger
     let counters: WriteCounters
 
@@ -20,7 +19,7 @@ struct BindingBatchCommit: Sendable {
             }
         } catch {
             // Nothing of the batch was written.
-            guard batch.count > 1, Self.isCausedByTheData(error) else {
+            guard batch.count > 1, store.isCausedByTheData(error) else {
                 // One submission, or the database itself failed (busy past
                 // the timeout, disk full, I/O error, closed): retrying each
                 // submission alone would fail the same way, one timeout each.
@@ -43,21 +42,6 @@ struct BindingBatchCommit: Sendable {
                     fail(write, error: error)
                 }
             }
-        }
-    }
-
-    /// Whether `error` comes from the changes themselves (a constraint, a
-    /// value SQLite refuses, a value that cannot be encoded), so another
-    /// submission of the same batch may well succeed on its own.
-    static func isCausedByTheData(_ error: Error) -> Bool {
-        guard let error = error as? DatabaseError else {
-            return true   // e.g. an EncodingError from one binding's path
-        }
-        switch error.resultCode {
-        case .SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG, .SQLITE_RANGE:
-            return true
-        default:
-            return false
         }
     }
 

@@ -28,13 +28,13 @@ public final class CallRecordWriter: CallRecordSink {
     private let logger: Logger
 
     /// Name of the writer thread, as `top -H` and debuggers show it.
-    static let threadName = "call-records"
+    public static let threadName = "call-records"
 
     /// Creates the writer. Its thread starts with `start()`, called by the
     /// owning service's `run()`, never by `init`; records saved before that
     /// wait in the pending map.
     /// `observe`: told each batch's size and write time (for metrics).
-    public init(store: CallRecordStore, logger: Logger, observe: WriterBatchObserver? = nil) {
+    public init(store: any CallRecordBatchStore, logger: Logger, observe: WriterBatchObserver? = nil) {
         let counters = WriteCounters()
         let batchWrite = CallRecordBatchWrite(store: store, logger: logger, counters: counters)
         self.counters = counters
