@@ -14,7 +14,8 @@ public protocol BindingEventFeed: Sendable {
     func head() throws -> Int64
     /// The events after `seq`, at most `limit`, oldest first.
     func events(after seq: Int64, limit: Int) throws -> BindingEvents
-    /// Returns when events may have arrived after `seq` (a notification), or
-    /// after `timeout` at the latest: the caller reads then.
-    func wait(after seq: Int64, timeout: Duration) async
+    /// Calls `wake` whenever another node may have committed (a store's
+    /// notification), until cancelled. Readers also read on a timer, so a
+    /// feed without notifications may return at once.
+    func listen(_ wake: @escaping @Sendable () -> Void) async
 }

@@ -267,10 +267,20 @@ actor SIPServer: SIPRequestHandler {
     /// store notifies (PostgreSQL's NOTIFY) wakes this at once; reads run
     /// off the loop, the changes on it.
     nonisolated func runBindingEvents(feed: any BindingEventFeed, from head: Int64) async {
+        let doorbell = Doorbell()
+        await withDiscardingTaskGroup { group in
+            group.addTask { await feed.listen { doorbell.ring() } }
+            group.addTask { await self.readBindingEvents(feed: feed, from: head, doorbell: doorbell) }
+        }
+    }
+
+    /// Reads the feed at each ring of `doorbell`, and every
+    /// `bindingEventsInterval` without one, until cancelled.
+    private nonisolated func readBindingEvents(feed: any BindingEventFeed, from head: Int64, doorbell: Doorbell) async {
         let queue = DispatchQueue(label: "sipwake.bindings.events")
         var through = head
         while !Task.isCancelled {
-            await feed.wait(after: through, timeout: Self.bindingEventsInterval)
+            await doorbell.wait(atMost: Self.bindingEventsInterval)
             if Task.isCancelled { return }
             let after = through
             let read = await withCheckedContinuation { (done: CheckedContinuation<Result<BindingEvents, any Error>, Never>) in
@@ -282,6 +292,8 @@ actor SIPServer: SIPRequestHandler {
                 let remote = batch.events.filter { $0.node != feed.node }
                 if !remote.isEmpty { await applyRemoteEvents(remote) }
                 if batch.missed { await bindingEventsMissed() }
+                // A full batch: read on at once.
+                if batch.events.count == 500 { doorbell.ring() }
             case .failure(let error):
                 await bindingEventsFailed(error)
                 try? await Task.sleep(for: Self.bindingEventsInterval)

@@ -19,8 +19,8 @@ import Testing
             first.close()
             second.close()
         }
-        #expect(first.schemaVersion == PostgreSQLMigrations.v2)
-        #expect(second.schemaVersion == PostgreSQLMigrations.v2)
+        #expect(first.schemaVersion == PostgreSQLMigrations.all.last?.id)
+        #expect(second.schemaVersion == PostgreSQLMigrations.all.last?.id)
         let applied = try second.read { db in
             try db.rows("SELECT id FROM schema_migrations ORDER BY id").map { try $0.column("id", in: "schema_migrations", as: String.self) }
         }

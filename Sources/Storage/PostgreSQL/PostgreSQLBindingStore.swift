@@ -69,7 +69,57 @@ public struct PostgreSQLBindingStore: BindingRepository, BindingBatchStore {
             let rows = upserted[start..<min(start + Self.upsertRowsPerStatement, upserted.count)]
             statements.append(try Self.upsert(Array(rows)))
         }
-        try database.write { db in try db.executeAll(statements) }
+        let events = try Self.events(changes)
+        try database.write { db in
+            try db.executeAll(statements)
+            try Self.announce(events, node: database.node, in: db)
+        }
+    }
+
+    /// The changes as the event feed carries them: each binding as it is
+    /// stored now (`saved`), or as it was (`removed`), JSON-encoded.
+    static func events(_ changes: [BindingChange]) throws -> [(kind: BindingEvent.Kind, binding: String)] {
+        let encoder = JSONEncoder()
+        func json(_ binding: Binding) throws -> String { String(decoding: try encoder.encode(binding), as: UTF8.self) }
+        var events: [(kind: BindingEvent.Kind, binding: String)] = []
+        for change in changes {
+            switch change {
+            case .added(let binding):
+                events.append((.saved, try json(binding)))
+            case .refreshed(let old, let new):
+                if BindingRowKey(old) != BindingRowKey(new) { events.append((.removed, try json(old))) }
+                events.append((.saved, try json(new)))
+            case .removed(let binding, _):
+                events.append((.removed, try json(binding)))
+            }
+        }
+        return events
+    }
+
+    /// Appends `events` to the binding event feed inside the caller's
+    /// transaction, prunes the feed, and NOTIFYs the other nodes (delivered
+    /// at commit, not at all on a rollback).
+    static func announce(_ events: [(kind: BindingEvent.Kind, binding: String)], node: String,
+                         in db: PostgreSQLSession) throws {
+        guard !events.isEmpty else { return }
+        let count = Int64(events.count)
+        guard let head = try db.value(
+            "UPDATE feed_heads SET seq = seq + \(count) WHERE feed = 'binding_events' RETURNING seq",
+            as: Int64.self) else {
+            throw StorageError.corruptRow(table: "feed_heads", detail: "the binding_events head is missing")
+        }
+        let seqs = (0..<count).map { head - count + 1 + $0 }
+        let nodes = Array(repeating: node, count: events.count)
+        let kinds = events.map(\.kind.rawValue)
+        let bindings = events.map(\.binding)
+        try db.executeAll([
+            """
+            INSERT INTO binding_events (seq, node, kind, binding)
+            SELECT * FROM unnest(\(seqs)::bigint[], \(nodes)::text[], \(kinds)::text[], \(bindings)::text[])
+            """,
+            "DELETE FROM binding_events WHERE seq <= \(head - Int64(PostgreSQLMigrations.bindingEventsKept))",
+            "SELECT pg_notify(\(PostgreSQLBindingEventFeed.channel), \(String(head)))",
+        ])
     }
 
     /// 16 values a row, below PostgreSQL's 65 535 parameters a statement.

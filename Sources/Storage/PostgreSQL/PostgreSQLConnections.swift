@@ -73,6 +73,12 @@ final class PostgreSQLConnections: Sendable {
         }
     }
 
+    /// A connection of its own, outside the pool, for a LISTEN that stays
+    /// open (`PostgreSQLBindingEventFeed.listen`); the caller closes it.
+    func connectForListening() async throws -> PostgresConnection {
+        try await PostgresConnection.connect(on: loop, configuration: configuration, id: 0, logger: logger)
+    }
+
     /// Waits on the calling thread (see the type's comment) for `future`.
     /// - Throws: the driver's error converted, `timedOut`, or
     ///   `calledOnEventLoop`.

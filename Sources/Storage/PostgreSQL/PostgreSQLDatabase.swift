@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
@@ -15,6 +16,9 @@ public final class PostgreSQLDatabase: Sendable {
     public let location: PostgreSQLLocation
     /// Identifier of the last applied migration, e.g. "v2-feeds".
     public let schemaVersion: String
+    /// This process's name in the binding event feed: random at each open,
+    /// so a node's own events are told from the others'.
+    public let node: String
     let connections: PostgreSQLConnections
     private let logger: Logger
 
@@ -25,6 +29,7 @@ public final class PostgreSQLDatabase: Sendable {
     public init(location: PostgreSQLLocation, logger: Logger, timeout: TimeAmount = .seconds(10)) throws {
         self.location = location
         self.logger = logger
+        node = "node-" + UUID().uuidString.prefix(8).lowercased()
         let connections = PostgreSQLConnections(location: location, timeout: timeout, logger: logger)
         self.connections = connections
         do {

@@ -17,6 +17,10 @@ import PostgresNIO
 enum PostgreSQLMigrations {
     static let v1 = "v1-users-bindings-tuples-calls"
     static let v2 = "v2-feeds"
+    static let v3 = "v3-binding-events"
+    /// Binding events kept for nodes that read late (a few minutes of a busy
+    /// node's REGISTERs); a node further behind is told it missed some.
+    static let bindingEventsKept = 100_000
     /// How many changes the tuple feed keeps; a reader further behind reads every tuple again.
     static let tupleChangesKept = 10_000
     /// How many binding deletions the deletion feed keeps.
@@ -183,6 +187,20 @@ enum PostgreSQLMigrations {
                 updated_at  DOUBLE PRECISION NOT NULL
             )
             """,
+        ]),
+        (v3, [
+            // Every binding change a node commits, for the other nodes
+            // (`PostgreSQLBindingEventFeed`): numbered through `feed_heads`
+            // like the other feeds, and announced with NOTIFY at commit.
+            """
+            CREATE TABLE binding_events (
+                seq     BIGINT PRIMARY KEY,
+                node    TEXT NOT NULL,
+                kind    TEXT NOT NULL,
+                binding TEXT NOT NULL
+            )
+            """,
+            "INSERT INTO feed_heads (feed, seq) VALUES ('binding_events', 0)",
         ]),
         // Append new migrations here, never above.
     ]

@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+import PostgreSQLStorage
+import TestSupport
+import XCTest
+
+/// Two sipwake nodes on one PostgreSQL database: a call pending on node A
+/// reaches a phone that registers on node B, announced by B's commit
+/// (NOTIFY) and forked by A.
+final class TwoNodeTests: IntegrationTestCase {
+    private var gateways: [LabPushGateway] = []
+
+    override func tearDown() async throws {
+        for gateway in gateways { await gateway.stop() }
+        gateways.removeAll()
+        try await super.tearDown()
+    }
+
+    private func startNodes() async throws -> (SipwakeProcess, SipwakeProcess, LabPushGateway, PostgreSQLDatabase) {
+        let gateway = try await LabPushGateway.start()
+        gateways.append(gateway)
+        let cluster = try PostgreSQLTestCluster.shared()
+        let name = try cluster.makeDatabase()
+        let config = """
+            [database]
+            url = "\(cluster.url(database: name))"
+            [auth]
+            trusted_peers = ["127.0.0.2"]
+            [push]
+            gateway_url = "\(gateway.url)"
+            timeout = 2
+            [calls]
+            wake_window = 10
+            """
+        let nodeA = try await startServer(config: config)
+        let nodeB = try await startServer(config: config, users: false)
+        let database = try PostgreSQLDatabase(
+            location: PostgreSQLLocation(host: cluster.host, port: cluster.port, username: PostgreSQLTestCluster.username,
+                                         password: PostgreSQLTestCluster.password, database: name),
+            logger: Logger(label: "two-node-test"))
+        return (nodeA, nodeB, gateway, database)
+    }
+
+    func testACallPendingOnNodeAForksToThePhoneThatRegistersOnNodeB() async throws {
+        let (nodeA, nodeB, gateway, database) = try await startNodes()
+        defer { database.close() }
+        _ = try database.stores.tuples.report(
+            username: "alice", selector: "sel-two-nodes", appIDCalls: "com.example.voip", tokenCalls: "token-two-nodes",
+            appIDOther: nil, tokenOther: nil, platform: .ios, provider: nil, now: Date())
+
+        let pbx = try await startPhone("pbx", host: "127.0.0.2")
+        let outgoing = await pbx.invite("sip:alice@localhost", via: nodeA.proxy("udp"),
+                                        headers: [("X-Push-ID", "pair-two-nodes")], media: "audio",
+                                        from: "\"Bob\" <sip:1002@pbx.example.com>")
+        let push = try XCTUnwrapAsync(await gateway.waitForPush("NotifyIncomingCall"))
+        XCTAssertEqual(push["Id"], "pair-two-nodes")
+
+        // The woken phone registers on the other node.
+        let alice = try await startPhone("alice")
+        let registered = await alice.register(registrar: nodeB.proxy("udp"), user: "alice", password: "alice-secret")
+        XCTAssertEqual(registered, 200)
+        let woke = ContinuousClock.now
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(3)),
+                                          "node A forks to the binding node B committed")
+        XCTAssertLessThan(ContinuousClock.now - woke, .seconds(3))
+        XCTAssertEqual(incoming.header("X-Push-ID"), "pair-two-nodes")
+        XCTAssertTrue(incoming.header("Record-Route")?.contains(":\(nodeA.port)") ?? false,
+                      "the INVITE comes from node A: \(incoming.header("Record-Route") ?? "-")")
+        await alice.respond(incoming, status: 200)
+        let answer = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(answer?.status, 200)
+        XCTAssertTrue(nodeA.log.contains("bindings changed on another node"), "node A learnt it from the feed")
+    }
+
+    func testANodeKnowsTheBindingsTheOtherNodeCommitsAndForgetsTheRemovedOnes() async throws {
+        let (nodeA, nodeB, _, database) = try await startNodes()
+        defer { database.close() }
+        let ua = try await makeUA(nodeB)
+        let contact = "<sip:alice@127.0.0.1:\(try TestPorts.free())>"
+        let ok = await ua.register(user: "alice", password: "alice-secret", contacts: [contact], expires: 600)
+        XCTAssertEqual(ok.status, 200)
+        // A query REGISTER on node A lists what node A holds in memory.
+        let uaA = try await makeUA(nodeA)
+        var held: [String] = []
+        for _ in 0..<50 {
+            held = await uaA.register(user: "alice", password: "alice-secret", contacts: []).contacts.compactMap { $0.uri?.host }
+            if !held.isEmpty { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        XCTAssertEqual(held, ["127.0.0.1"], "node A holds node B's binding")
+
+        let gone = await ua.register(user: "alice", password: "alice-secret", contacts: [contact], expires: 0)
+        XCTAssertEqual(gone.status, 200)
+        for _ in 0..<50 {
+            held = await uaA.register(user: "alice", password: "alice-secret", contacts: []).contacts.compactMap { $0.uri?.host }
+            if held.isEmpty { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        XCTAssertEqual(held, [], "and drops it once node B removed it")
+    }
+}
