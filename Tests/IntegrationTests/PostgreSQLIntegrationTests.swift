@@ -83,4 +83,49 @@ final class PostgreSQLIntegrationTests: IntegrationTestCase {
         XCTAssertEqual(after.status, 200, "reconnected")
         XCTAssertEqual(Set(try storedBindings(cluster, name)), ["sip:alice@10.0.0.1", "sip:bob@10.0.0.2"])
     }
+
+    /// `kill -9` of a node while REGISTERs stream in from four phones at
+    /// once: every REGISTER that got its 200 OK is in PostgreSQL.
+    func testAKilledNodeLosesNoAcknowledgedBinding() async throws {
+        let cluster = try PostgreSQLTestCluster.shared()
+        let name = try cluster.makeDatabase()
+        let server = try await startServer(config: """
+            [database]
+            url = "\(cluster.url(database: name))"
+            [registrar]
+            max_bindings_per_aor = 1000
+            """)
+        var phones: [SofiaTestUA] = []
+        for _ in 0..<4 { phones.append(try await makeUA(server)) }
+        let pid = try XCTUnwrap(server.pid)
+        let killer = Task {
+            try await Task.sleep(for: .milliseconds(400))
+            kill(pid, SIGKILL)
+        }
+        let acknowledged = await withTaskGroup(of: [String].self) { group in
+            for (index, phone) in phones.enumerated() {
+                group.addTask {
+                    var mine: [String] = []
+                    for n in 0..<200 {
+                        let contact = "sip:alice@10.\(index).\(n / 250).\(n % 250)"
+                        let answer = await phone.register(user: "alice", password: "alice-secret",
+                                                          contacts: ["<\(contact)>"], expires: 600)
+                        guard answer.status == 200 else { break }
+                        mine.append(contact)
+                    }
+                    return mine
+                }
+            }
+            var all: [String] = []
+            for await mine in group { all += mine }
+            return all
+        }
+        try await killer.value
+        let status = await server.stop()
+        XCTAssertEqual(status, SIGKILL, "the node was killed, not stopped")
+        XCTAssertGreaterThan(acknowledged.count, 0)
+        let stored = Set(try storedBindings(cluster, name))
+        let lost = acknowledged.filter { !stored.contains($0) }
+        XCTAssertEqual(lost, [], "\(lost.count) of \(acknowledged.count) acknowledged bindings lost")
+    }
 }
