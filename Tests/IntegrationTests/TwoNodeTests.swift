@@ -47,12 +47,15 @@ final class TwoNodeTests: IntegrationTestCase {
         _ = try database.stores.tuples.report(
             username: "alice", selector: "sel-two-nodes", appIDCalls: "com.example.voip", tokenCalls: "token-two-nodes",
             appIDOther: nil, tokenOther: nil, platform: .ios, provider: nil, now: Date())
+        // Written by another process: node A sees it after its next read of
+        // the tuple feed's head (every 20 ms), as an app's report long before a call.
+        try await Task.sleep(for: .milliseconds(200))
 
         let pbx = try await startPhone("pbx", host: "127.0.0.2")
         let outgoing = await pbx.invite("sip:alice@localhost", via: nodeA.proxy("udp"),
                                         headers: [("X-Push-ID", "pair-two-nodes")], media: "audio",
                                         from: "\"Bob\" <sip:1002@pbx.example.com>")
-        let push = try XCTUnwrapAsync(await gateway.waitForPush("NotifyIncomingCall"))
+        let push = try XCTUnwrapAsync(await gateway.waitForPush("NotifyIncomingCall"), "no push; node A:\n\(nodeA.log)")
         XCTAssertEqual(push["Id"], "pair-two-nodes")
 
         // The woken phone registers on the other node.

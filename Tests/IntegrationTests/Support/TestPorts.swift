@@ -3,10 +3,13 @@ import Glibc
 
 /// Free loopback ports for servers started by tests.
 enum TestPorts {
-    /// A port free for both UDP and TCP on 127.0.0.1.
+    /// A port free for both UDP and TCP on 127.0.0.1, below Linux's
+    /// ephemeral range (32768 and up), so an outgoing connection of another
+    /// process (PostgreSQL, libcurl) cannot take it between this check and
+    /// the server's bind.
     static func free() throws -> Int {
         for _ in 0..<200 {
-            let port = Int.random(in: 20000...45000)
+            let port = Int.random(in: 20000...32000)
             if canBind(port, SOCK_DGRAM) && canBind(port, SOCK_STREAM) { return port }
         }
         throw NSError(domain: "TestPorts", code: 1)
