@@ -24,6 +24,8 @@ struct CallMetrics {
     let pushLatency: Timer
     /// REGISTER received → the late branch sent.
     let lateForkLatency: Timer
+    /// Another node's binding commit → the late branch to it sent here.
+    let remoteForkLatency: Timer
     /// Calls ended, by outcome (`sipwake_calls_ended_total{outcome}`).
     let ended: [CallOutcome: Counter]
     private let factory: any MetricsFactory
@@ -51,6 +53,7 @@ struct CallMetrics {
         forkLatency = Timer(label: "sipwake_call_fork_seconds", factory: factory)
         pushLatency = Timer(label: "sipwake_call_push_seconds", factory: factory)
         lateForkLatency = Timer(label: "sipwake_late_fork_seconds", factory: factory)
+        remoteForkLatency = Timer(label: "sipwake_remote_fork_seconds", factory: factory)
         self.factory = factory
         ended = Dictionary(uniqueKeysWithValues: CallOutcome.allCases.map { outcome in
             (outcome, Counter(label: "sipwake_calls_ended_total", dimensions: [("outcome", outcome.rawValue)], factory: factory))

@@ -43,6 +43,9 @@ final class CallProxy {
     let pushLatency = LatencyHistogram()
     /// REGISTER received → the late branch to that device sent.
     let lateForkLatency = LatencyHistogram()
+    /// A binding committed by another node (its `updatedAt`, that node's
+    /// clock) → the late branch to it sent from here.
+    let remoteForkLatency = LatencyHistogram()
     private var branchesSent = 0
     var agent: SIPAgent?
 
@@ -246,6 +249,29 @@ final class CallProxy {
             let elapsed = ContinuousClock.now - receivedAt
             lateForkLatency.record(elapsed)
             metrics.lateForkLatency.record(duration: elapsed)
+        }
+    }
+
+    /// Binding changes another node committed to the shared store: a call
+    /// pending here forks to a device that registered there. How long from
+    /// that node's commit time (`updatedAt`, its wall clock) to the branch
+    /// leaving here is recorded per device (`sipwake_remote_fork_seconds`);
+    /// across machines it includes the clocks' difference.
+    func remoteBindingsChanged(_ changes: [BindingChange]) {
+        guard !calls.isEmpty else { return }
+        for change in changes {
+            let sent = branchesSent
+            bindingsChanged([change], receivedAt: nil)
+            guard branchesSent > sent else { continue }
+            let binding: Binding
+            switch change {
+            case .added(let b): binding = b
+            case .refreshed(_, let new): binding = new
+            case .removed: continue
+            }
+            let elapsed = Duration.seconds(max(0, clock().timeIntervalSince(binding.updatedAt)))
+            remoteForkLatency.record(elapsed)
+            metrics.remoteForkLatency.record(duration: elapsed)
         }
     }
 

@@ -30,6 +30,8 @@ final class RegistrarHandler {
     /// forking proxy forks to devices that register during a call), with the
     /// REGISTER that caused it, nil for expiry.
     var onBindingsChanged: (([BindingChange], IncomingRequest?) -> Void)?
+    /// Binding changes other nodes committed, once applied to the table.
+    var onRemoteBindingsChanged: (([BindingChange]) -> Void)?
     /// RFC 8599: the push targets REGISTERs name, `555` for unknown services,
     /// binding-refresh pushes. Every `pn-provider` is answered 555 without it.
     var pns: PNSRegistrations?
@@ -424,7 +426,7 @@ final class RegistrarHandler {
         let changes = table.applyRemote(events)
         guard !changes.isEmpty else { return }
         track(changes)
-        onBindingsChanged?(changes, nil)
+        onRemoteBindingsChanged?(changes)
         pns?.bindingsChanged(changes)
         metrics.bindings.record(table.count)
         logger.debug("bindings changed on another node", metadata: ["bindings.changes": .stringConvertible(changes.count)])

@@ -136,6 +136,7 @@ actor SIPServer: SIPRequestHandler {
         registrar.onBindingsChanged = { [weak calls] changes, request in
             calls?.bindingsChanged(changes, receivedAt: request?.receivedAt)
         }
+        registrar.onRemoteBindingsChanged = { [weak calls] changes in calls?.remoteBindingsChanged(changes) }
         self.calls = calls
         registrar.pns = PNSRegistrations(
             directory: pnsDirectory, refreshBefore: settings.pnRefreshBefore, refreshRetries: settings.pnRefreshRetries,
@@ -383,7 +384,8 @@ actor SIPServer: SIPRequestHandler {
             logger.info("call latency", metadata: [
                 "latency.invite_to_forks": "\(calls.forkLatency.summary)",
                 "latency.invite_to_pushes": "\(calls.pushLatency.summary)",
-                "latency.register_to_late_fork": "\(calls.lateForkLatency.summary)"])
+                "latency.register_to_late_fork": "\(calls.lateForkLatency.summary)",
+                "latency.remote_register_to_fork": "\(calls.remoteForkLatency.summary)"])
             calls.closeAll()
         }
         messages?.closeAll()
