@@ -16,7 +16,8 @@ final class TwoNodeTests: IntegrationTestCase {
         try await super.tearDown()
     }
 
-    private func startNodes() async throws -> (SipwakeProcess, SipwakeProcess, LabPushGateway, PostgreSQLDatabase) {
+    private func startNodes(wakeWindow: Int = 10) async throws
+        -> (SipwakeProcess, SipwakeProcess, LabPushGateway, PostgreSQLDatabase) {
         let gateway = try await LabPushGateway.start()
         gateways.append(gateway)
         let cluster = try PostgreSQLTestCluster.shared()
@@ -30,7 +31,7 @@ final class TwoNodeTests: IntegrationTestCase {
             gateway_url = "\(gateway.url)"
             timeout = 2
             [calls]
-            wake_window = 10
+            wake_window = \(wakeWindow)
             """
         let nodeA = try await startServer(config: config)
         let nodeB = try await startServer(config: config, users: false)
@@ -100,5 +101,126 @@ final class TwoNodeTests: IntegrationTestCase {
             try await Task.sleep(for: .milliseconds(20))
         }
         XCTAssertEqual(held, [], "and drops it once node B removed it")
+    }
+
+    // MARK: The call's endings reach the devices on the other node
+
+    /// A device tuple for alice, as her app would report it, written by
+    /// another process; node A reads it at its next look at the tuple feed.
+    private func addTuple(_ database: PostgreSQLDatabase, selector: String, token: String) async throws {
+        _ = try database.stores.tuples.report(
+            username: "alice", selector: selector, appIDCalls: "com.example.voip", tokenCalls: token,
+            appIDOther: "com.example.app", tokenOther: token, platform: .ios, provider: nil, now: Date())
+        try await Task.sleep(for: .milliseconds(200))
+    }
+
+    /// Registers `phone` as alice on `node`, its Contact carrying its push token as `pn-prid`.
+    private func register(_ phone: SofiaPhone, on node: SipwakeProcess, token: String? = nil) async -> Int {
+        await phone.register(registrar: node.proxy("udp"), user: "alice", password: "alice-secret",
+                             uriParams: token.map { ";pn-provider=apns;pn-prid=\($0)" })
+    }
+
+    /// Waits until `node` holds `count` bindings of alice (its table follows
+    /// the other node's commits).
+    private func waitForBindings(_ count: Int, on node: SipwakeProcess) async throws {
+        let ua = try await makeUA(node)
+        var held = -1
+        for _ in 0..<100 where held != count {
+            held = await ua.register(user: "alice", password: "alice-secret", contacts: []).contacts.count
+            if held != count { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        XCTAssertEqual(held, count, "node \(node.port) holds alice's bindings")
+    }
+
+    func testOneDeviceAnswersOnNodeAAndTheDeviceOnNodeBIsCancelledAndToldAnsweredElsewhere() async throws {
+        let (nodeA, nodeB, gateway, database) = try await startNodes()
+        defer { database.close() }
+        try await addTuple(database, selector: "sel-phone", token: "token-phone")
+        try await addTuple(database, selector: "sel-tablet", token: "token-tablet")
+        let phone = try await startPhone("alice-phone")
+        // Over UDP: a phone's TCP or TLS connection is held by the node that
+        // took its REGISTER; across nodes it is reached through the edge.
+        let tablet = try await startPhone("alice-tablet")
+        let phoneRegistered = await register(phone, on: nodeA, token: "token-phone")
+        let tabletRegistered = await register(tablet, on: nodeB, token: "token-tablet")
+        XCTAssertEqual([phoneRegistered, tabletRegistered], [200, 200])
+        try await waitForBindings(2, on: nodeA)
+
+        let pbx = try await startPhone("pbx", host: "127.0.0.2")
+        let outgoing = await pbx.invite("sip:alice@localhost", via: nodeA.proxy("udp"),
+                                        headers: [("X-Push-ID", "pair-elsewhere")], media: "audio",
+                                        from: "\"Bob\" <sip:1002@pbx.example.com>")
+        let onPhone = try XCTUnwrapAsync(await phone.waitForInvite(timeout: .seconds(5)))
+        let onTablet = try XCTUnwrapAsync(await tablet.waitForInvite(timeout: .seconds(5)),
+                                          "node A forks to the tablet registered on node B")
+        XCTAssertEqual(onTablet.header("X-Push-ID"), "pair-elsewhere")
+        _ = await gateway.waitForPush("NotifyIncomingCall", token: "token-tablet")
+        await tablet.respond(onTablet, status: 180)
+        await phone.respond(onPhone, status: 200)
+        let answer = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(answer?.status, 200)
+
+        let event = await tablet.waitForEvent(onTablet, timeout: .seconds(5))
+        guard case .cancelled(let reason)? = event else { return XCTFail("tablet got \(String(describing: event))") }
+        XCTAssertTrue(reason?.contains("Call completed elsewhere") == true, reason ?? "no Reason")
+        let elsewhere = await gateway.waitForPush("NotifyIncomingCallAnsweredElsewhere")
+        XCTAssertEqual(elsewhere?["DeviceToken"], "token-tablet")
+        XCTAssertEqual(elsewhere?["Id"], "pair-elsewhere")
+        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertTrue(gateway.pushes("NotifyIncomingCallAnsweredElsewhere").allSatisfy { $0["DeviceToken"] != "token-phone" },
+                      "the device that answered is not told")
+    }
+
+    func testACallCancelledOnNodeAEndsOnThePhoneOfNodeBWithAMissedCallMessage() async throws {
+        let (nodeA, nodeB, gateway, database) = try await startNodes()
+        defer { database.close() }
+        try await addTuple(database, selector: "sel-cancel", token: "token-cancel")
+        let alice = try await startPhone("alice")
+        let registered = await register(alice, on: nodeB, token: "token-cancel")
+        XCTAssertEqual(registered, 200)
+        try await waitForBindings(1, on: nodeA)
+
+        let pbx = try await startPhone("pbx", host: "127.0.0.2")
+        let outgoing = await pbx.invite("sip:alice@localhost", via: nodeA.proxy("udp"),
+                                        headers: [("X-Push-ID", "pair-missed")], media: "audio",
+                                        from: "\"Bob\" <sip:1002@pbx.example.com>")
+        let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)))
+        await alice.respond(incoming, status: 180)
+        _ = await pbx.waitForResponse(outgoing, atLeast: 180, timeout: .seconds(5))
+        await pbx.cancel(outgoing)
+        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
+        XCTAssertEqual(final?.status, 487)
+        let event = await alice.waitForEvent(incoming, timeout: .seconds(5))
+        guard case .cancelled? = event else { return XCTFail("phone got \(String(describing: event))") }
+        let missed = await gateway.waitForPush("NotifyIncomingCallMissed")
+        XCTAssertEqual(missed?["Id"], "pair-missed")
+        let message = try XCTUnwrapAsync(await alice.waitForMessage(timeout: .seconds(5)),
+                                         "node A sends the missed-call MESSAGE to the binding node B holds")
+        XCTAssertEqual(message.contentType, "application/x-acro-missed-call")
+        XCTAssertEqual(message.header("X-Push-ID"), "pair-missed")
+    }
+
+    func testAPhoneRegisteringOnNodeBJustAfterNodeAsCallEndedGetsTheMissedCallMessage() async throws {
+        let (nodeA, nodeB, gateway, database) = try await startNodes(wakeWindow: 1)
+        defer { database.close() }
+        try await addTuple(database, selector: "sel-late", token: "token-late")
+        let pbx = try await startPhone("pbx", host: "127.0.0.2")
+        let outgoing = await pbx.invite("sip:alice@localhost", via: nodeA.proxy("udp"),
+                                        headers: [("X-Push-ID", "pair-late")], media: "audio",
+                                        from: "\"Bob\" <sip:1002@pbx.example.com>")
+        _ = try XCTUnwrapAsync(await gateway.waitForPush("NotifyIncomingCall"), "no push; node A:\n\(nodeA.log)")
+        let final = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(10))
+        XCTAssertEqual(final?.status, 480)
+
+        // The app, woken by the push, registers after the call ended, on the other node.
+        let alice = try await startPhone("alice")
+        let registered = await register(alice, on: nodeB, token: "token-late")
+        XCTAssertEqual(registered, 200)
+        let message = try XCTUnwrapAsync(await alice.waitForMessage(timeout: .seconds(3)),
+                                         "node A keeps the ended call and tells the device node B registered")
+        XCTAssertEqual(message.contentType, "application/x-acro-missed-call")
+        XCTAssertEqual(message.header("X-Push-ID"), "pair-late")
+        let invites = await alice.invitesReceived()
+        XCTAssertEqual(invites, 0)
     }
 }
