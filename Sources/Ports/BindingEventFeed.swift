@@ -6,7 +6,8 @@ import Model
 /// offers it; a store one process owns (SQLite) does not need it.
 ///
 /// Every `BindingJournal` commit of a store with a feed appends one event per
-/// change, in the commit's transaction, tagged with `node`.
+/// change, in the commit's transaction, tagged with `node`. The store's
+/// `StoreNotifications` announce each such commit as `.bindings`.
 public protocol BindingEventFeed: Sendable {
     /// This process's node id, as its events carry it.
     var node: String { get }
@@ -14,8 +15,4 @@ public protocol BindingEventFeed: Sendable {
     func head() throws -> Int64
     /// The events after `seq`, at most `limit`, oldest first.
     func events(after seq: Int64, limit: Int) throws -> BindingEvents
-    /// Calls `wake` whenever another node may have committed (a store's
-    /// notification), until cancelled. Readers also read on a timer, so a
-    /// feed without notifications may return at once.
-    func listen(_ wake: @escaping @Sendable () -> Void) async
 }

@@ -8,13 +8,18 @@ public struct Stores: Sendable {
     /// The other nodes' binding changes, when the store is shared by
     /// several nodes; nil for a store one process owns.
     public var bindingEvents: (any BindingEventFeed)?
+    /// The store's announcements of other processes' commits; nil when the
+    /// readers poll.
+    public var notifications: (any StoreNotifications)?
 
     public init(users: any UserRepository, bindings: any BindingRepository, tuples: any TupleRepository,
-                callRecords: any CallRecordArchive, bindingEvents: (any BindingEventFeed)? = nil) {
+                callRecords: any CallRecordArchive, bindingEvents: (any BindingEventFeed)? = nil,
+                notifications: (any StoreNotifications)? = nil) {
         self.users = users
         self.bindings = bindings
         self.tuples = tuples
         self.callRecords = callRecords
         self.bindingEvents = bindingEvents
+        self.notifications = notifications
     }
 }

@@ -203,10 +203,22 @@ actor SIPServer: SIPRequestHandler {
         }
     }
 
-    /// Twice a second: reloads the users when the users table changed.
+    /// What a node's caches wait on between their timed reads: the store's
+    /// notifications of other processes' commits ring them.
+    nonisolated let storeChanges = StoreChangeBells()
+
+    /// Rings `storeChanges` at each of the store's notifications, until cancelled.
+    nonisolated func runStoreNotifications(_ notifications: any StoreNotifications) async {
+        let bells = storeChanges
+        await notifications.listen { change in bells.ring(change) }
+    }
+
+    /// Reloads the users when the users table changed: at once when the
+    /// store announces it, and twice a second anyway.
     func runUserRefresh() async {
-        while (try? await Task.sleep(for: .milliseconds(500))) != nil {
-            guard let known = usersVersion else { continue }
+        while !Task.isCancelled {
+            await storeChanges.users.wait(atMost: .milliseconds(500))
+            guard !Task.isCancelled, let known = usersVersion else { continue }
             if let snapshot = try? await directory.snapshot(ifChangedFrom: known) {
                 replaceUsers(snapshot.records, version: snapshot.version)
             }
@@ -225,7 +237,10 @@ actor SIPServer: SIPRequestHandler {
         guard let tupleIndex else { return }
         let store = tuples
         let queue = DispatchQueue(label: "sipwake.tuples.poll")
-        while (try? await Task.sleep(for: Self.tupleRefreshInterval)) != nil {
+        let bell = storeChanges.tuples
+        while !Task.isCancelled {
+            await bell.wait(atMost: Self.tupleRefreshInterval)
+            if Task.isCancelled { return }
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 queue.async {
                     tupleIndex.refresh(from: store)
@@ -245,7 +260,10 @@ actor SIPServer: SIPRequestHandler {
     nonisolated func runBindingDeletions(store: any BindingRepository, from head: Int64) async {
         let queue = DispatchQueue(label: "sipwake.bindings.deletions")
         var through = head
-        while (try? await Task.sleep(for: Self.bindingDeletionsInterval)) != nil {
+        let bell = storeChanges.bindingDeletions
+        while !Task.isCancelled {
+            await bell.wait(atMost: Self.bindingDeletionsInterval)
+            if Task.isCancelled { return }
             let after = through
             let read = await withCheckedContinuation { (done: CheckedContinuation<Result<BindingDeletions, any Error>, Never>) in
                 queue.async { done.resume(returning: Result { try store.deletions(after: after, limit: 500) }) }
@@ -268,16 +286,7 @@ actor SIPServer: SIPRequestHandler {
     /// store notifies (PostgreSQL's NOTIFY) wakes this at once; reads run
     /// off the loop, the changes on it.
     nonisolated func runBindingEvents(feed: any BindingEventFeed, from head: Int64) async {
-        let doorbell = Doorbell()
-        await withDiscardingTaskGroup { group in
-            group.addTask { await feed.listen { doorbell.ring() } }
-            group.addTask { await self.readBindingEvents(feed: feed, from: head, doorbell: doorbell) }
-        }
-    }
-
-    /// Reads the feed at each ring of `doorbell`, and every
-    /// `bindingEventsInterval` without one, until cancelled.
-    private nonisolated func readBindingEvents(feed: any BindingEventFeed, from head: Int64, doorbell: Doorbell) async {
+        let doorbell = storeChanges.bindings
         let queue = DispatchQueue(label: "sipwake.bindings.events")
         var through = head
         while !Task.isCancelled {

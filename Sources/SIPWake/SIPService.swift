@@ -122,6 +122,9 @@ public struct SIPService: Service {
             group.addTask { [bindingStore = stores.bindings] in
                 await server.runBindingDeletions(store: bindingStore, from: deletionsHead)
             }
+            if let notifications = stores.notifications {
+                group.addTask { await server.runStoreNotifications(notifications) }
+            }
             if let feed = stores.bindingEvents, let eventsHead {
                 group.addTask { await server.runBindingEvents(feed: feed, from: eventsHead) }
             }

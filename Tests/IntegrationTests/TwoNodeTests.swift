@@ -223,4 +223,42 @@ final class TwoNodeTests: IntegrationTestCase {
         let invites = await alice.invitesReceived()
         XCTAssertEqual(invites, 0)
     }
+
+    // MARK: Caches on each node
+
+    /// The status of carol's REGISTER on `node` once it is `expected`,
+    /// retried for up to 3 s while the node learns the change.
+    private func registerCarol(on node: SipwakeProcess, password: String, until expected: Int) async throws -> Int? {
+        let ua = try await makeUA(node)
+        var status: Int?
+        for _ in 0..<60 where status != expected {
+            status = await ua.register(user: "carol", password: password,
+                                       contacts: ["<sip:carol@127.0.0.1:\(node.port + 1000)>"], expires: 60).status
+            if status != expected { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        return status
+    }
+
+    func testAUserAddedChangedOrRemovedWithTheCLIIsCurrentOnBothNodes() async throws {
+        let (nodeA, nodeB, _, database) = try await startNodes()
+        defer { database.close() }
+        XCTAssertEqual(try nodeB.cli(["users", "add", "carol", "--password", "carol-first"]).status, 0)
+        for node in [nodeA, nodeB] {
+            let status = try await registerCarol(on: node, password: "carol-first", until: 200)
+            XCTAssertEqual(status, 200, "node \(node.port) knows the new user")
+        }
+        let changed = try nodeA.cli(["users", "password", "carol", "--password", "carol-second"])
+        XCTAssertEqual(changed.status, 0, changed.stderr)
+        for node in [nodeA, nodeB] {
+            let status = try await registerCarol(on: node, password: "carol-second", until: 200)
+            XCTAssertEqual(status, 200, "node \(node.port) has the new password")
+            let old = try await registerCarol(on: node, password: "carol-first", until: 401)
+            XCTAssertNotEqual(old, 200, "node \(node.port) refuses the old one")
+        }
+        XCTAssertEqual(try nodeB.cli(["users", "remove", "carol"]).status, 0)
+        for node in [nodeA, nodeB] {
+            let status = try await registerCarol(on: node, password: "carol-second", until: 401)
+            XCTAssertNotEqual(status, 200, "node \(node.port) forgot the removed user")
+        }
+    }
 }

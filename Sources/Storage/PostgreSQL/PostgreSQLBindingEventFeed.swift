@@ -5,11 +5,9 @@ import Ports
 import PostgresNIO
 
 /// The binding event feed on PostgreSQL: the `binding_events` rows every
-/// node's group commit appends (`PostgreSQLBindingStore.announce`), and the
-/// NOTIFY on `sipwake_binding_events` each such commit sends, which
-/// `listen` turns into a wake-up of the reading node.
+/// node's group commit appends (`PostgreSQLBindingStore.announce`), which
+/// announces them as `.bindings` (`PostgreSQLStoreNotifications`).
 public struct PostgreSQLBindingEventFeed: BindingEventFeed {
-    static let channel = "sipwake_binding_events"
     private let database: PostgreSQLDatabase
 
     public init(database: PostgreSQLDatabase) {
@@ -45,30 +43,6 @@ public struct PostgreSQLBindingEventFeed: BindingEventFeed {
             // one asked means the ones between were pruned.
             let missed = events.first.map { $0.seq > seq + 1 } ?? false
             return BindingEvents(events: events, through: events.last?.seq ?? seq, missed: missed)
-        }
-    }
-
-    /// Keeps a connection of its own LISTENing, calling `wake` once the
-    /// LISTEN is in place (events committed before it are read then) and at
-    /// every notification. A lost connection is opened again a second later.
-    public func listen(_ wake: @escaping @Sendable () -> Void) async {
-        while !Task.isCancelled {
-            do {
-                let connection = try await database.connections.connectForListening()
-                do {
-                    try await connection.listen(on: Self.channel) { notifications in
-                        wake()
-                        for try await _ in notifications { wake() }
-                    }
-                } catch {
-                    try? await connection.close()
-                    throw error
-                }
-                try? await connection.close()
-            } catch {
-                if Task.isCancelled { return }
-            }
-            try? await Task.sleep(for: .seconds(1))
         }
     }
 }

@@ -118,7 +118,7 @@ public struct PostgreSQLBindingStore: BindingRepository, BindingBatchStore {
             SELECT * FROM unnest(\(seqs)::bigint[], \(nodes)::text[], \(kinds)::text[], \(bindings)::text[])
             """,
             "DELETE FROM binding_events WHERE seq <= \(head - Int64(PostgreSQLMigrations.bindingEventsKept))",
-            "SELECT pg_notify(\(PostgreSQLBindingEventFeed.channel), \(String(head)))",
+            PostgreSQLStoreNotifications.notify(.bindings),
         ])
     }
 
@@ -216,6 +216,7 @@ public struct PostgreSQLBindingStore: BindingRepository, BindingBatchStore {
         statements.append("DELETE FROM bindings WHERE id = ANY(\(ids))")
         statements.append(
             "DELETE FROM binding_deletions WHERE seq <= \(head - Int64(PostgreSQLMigrations.bindingDeletionsKept))")
+        statements.append(PostgreSQLStoreNotifications.notify(.bindingDeletions))
         try db.executeAll(statements)
         return rows.count
     }

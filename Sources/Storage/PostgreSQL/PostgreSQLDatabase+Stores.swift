@@ -5,6 +5,7 @@ extension PostgreSQLDatabase {
     public var stores: Stores {
         Stores(users: PostgreSQLUserStore(database: self), bindings: PostgreSQLBindingStore(database: self),
                tuples: PostgreSQLTupleStore(database: self), callRecords: PostgreSQLCallRecordStore(database: self),
-               bindingEvents: PostgreSQLBindingEventFeed(database: self))
+               bindingEvents: PostgreSQLBindingEventFeed(database: self),
+               notifications: PostgreSQLStoreNotifications(database: self))
     }
 }

@@ -1,4 +1,5 @@
 import Logging
+import Ports
 import PostgresNIO
 
 /// The versioned schema of the sipwake database on PostgreSQL.
@@ -18,6 +19,7 @@ enum PostgreSQLMigrations {
     static let v1 = "v1-users-bindings-tuples-calls"
     static let v2 = "v2-feeds"
     static let v3 = "v3-binding-events"
+    static let v4 = "v4-change-notifications"
     /// Binding events kept for nodes that read late (a few minutes of a busy
     /// node's REGISTERs); a node further behind is told it missed some.
     static let bindingEventsKept = 100_000
@@ -201,6 +203,24 @@ enum PostgreSQLMigrations {
             )
             """,
             "INSERT INTO feed_heads (feed, seq) VALUES ('binding_events', 0)",
+        ]),
+        (v4, [
+            // A tuple change also announces itself (`PostgreSQLStoreNotifications`),
+            // so every node's tuple index reads it at once, whoever wrote it.
+            // PostgreSQL sends one notification per transaction however many
+            // tuples changed in it.
+            """
+            CREATE OR REPLACE FUNCTION sipwake_tuple_change(changed_username TEXT) RETURNS void LANGUAGE plpgsql AS $$
+            DECLARE
+                next_seq BIGINT;
+            BEGIN
+                UPDATE feed_heads SET seq = seq + 1 WHERE feed = 'device_tuple_changes' RETURNING seq INTO next_seq;
+                INSERT INTO device_tuple_changes (seq, username) VALUES (next_seq, changed_username);
+                DELETE FROM device_tuple_changes WHERE seq <= next_seq - \(tupleChangesKept);
+                PERFORM pg_notify('\(PostgreSQLStoreNotifications.channel)', '\(StoreChange.tuples.rawValue)');
+            END
+            $$
+            """,
         ]),
         // Append new migrations here, never above.
     ]

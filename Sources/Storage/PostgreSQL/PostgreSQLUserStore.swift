@@ -91,6 +91,7 @@ public struct PostgreSQLUserStore: UserRepository {
 
     private static func bumpVersion(_ db: PostgreSQLSession) throws {
         try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'users_version'")
+        try db.execute(PostgreSQLStoreNotifications.notify(.users))
     }
 
     private static func fetch(_ db: PostgreSQLSession, username: String) throws -> UserRecord? {
