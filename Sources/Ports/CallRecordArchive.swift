@@ -15,8 +15,10 @@ public protocol CallRecordArchive: Sendable {
     func find(_ key: String) throws -> CallRecord?
     /// Deletes records of calls that started before `date`; returns how many.
     func purge(startedBefore date: Date) throws -> Int
-    /// Closes the records a stop in the middle of a call left open (outcome
-    /// `interrupted`). Returns how many, and the ids of open records that
+    /// Closes the open records of calls no running process holds (outcome
+    /// `interrupted`): at start, those a stop in the middle of a call left
+    /// open; on a store several nodes share, only those of nodes that are
+    /// not running. Returns how many, and the ids of open records that
     /// cannot be read (left as they are).
     func closeOpenRecords() throws -> (closed: Int, unreadable: [String])
 }

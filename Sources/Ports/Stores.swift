@@ -12,6 +12,9 @@ public struct Stores: Sendable {
     /// readers poll.
     public var notifications: (any StoreNotifications)?
 
+    /// True when several nodes may share the store (it has a binding event feed).
+    public var isShared: Bool { bindingEvents != nil }
+
     public init(users: any UserRepository, bindings: any BindingRepository, tuples: any TupleRepository,
                 callRecords: any CallRecordArchive, bindingEvents: (any BindingEventFeed)? = nil,
                 notifications: (any StoreNotifications)? = nil) {

@@ -122,6 +122,9 @@ public struct SIPService: Service {
             group.addTask { [bindingStore = stores.bindings] in
                 await server.runBindingDeletions(store: bindingStore, from: deletionsHead)
             }
+            if stores.isShared {
+                group.addTask { await self.runStoppedNodeSweep() }
+            }
             if let notifications = stores.notifications {
                 group.addTask { await server.runStoreNotifications(notifications) }
             }
@@ -165,8 +168,21 @@ public struct SIPService: Service {
         }
     }
 
+    /// How often a node sharing its store looks for calls of stopped nodes.
+    static let stoppedNodeSweepInterval = Duration.seconds(60)
+
+    /// With several nodes on one store: every minute, the open records of
+    /// a node that stopped without closing them (killed, crashed, cut off)
+    /// are closed `interrupted` by the nodes still running.
+    private func runStoppedNodeSweep() async {
+        while (try? await Task.sleep(for: Self.stoppedNodeSweepInterval)) != nil {
+            await Self.waitOffThePool { [self] in closeOpenCallRecords() }
+        }
+    }
+
     /// Records a crash left open (no outcome, no end) are closed
-    /// `interrupted`: no call survives a restart.
+    /// `interrupted`: no call survives a restart. With several nodes on one
+    /// store, only the records of nodes that are not running.
     private func closeOpenCallRecords() {
         do {
             let result = try stores.callRecords.closeOpenRecords()

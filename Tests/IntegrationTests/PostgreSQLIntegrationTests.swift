@@ -73,6 +73,11 @@ final class PostgreSQLIntegrationTests: IntegrationTestCase {
 
         try cluster.stop()
         let during = await ua.register(user: "bob", password: "bob-secret", contacts: ["<sip:bob@10.0.0.2>"])
+        // The binding event reader fails too, says so, and goes on.
+        for _ in 0..<250 where !server.log.contains("binding events not read") {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        XCTAssertTrue(server.log.contains("binding events not read"), server.log)
         try cluster.start()
         XCTAssertTrue((500...599).contains(during.status), "\(during.status)")
         XCTAssertNotNil(server.pid, "the server is still running")
@@ -82,6 +87,18 @@ final class PostgreSQLIntegrationTests: IntegrationTestCase {
         let after = await ua.register(user: "bob", password: "bob-secret", contacts: ["<sip:bob@10.0.0.2>"])
         XCTAssertEqual(after.status, 200, "reconnected")
         XCTAssertEqual(Set(try storedBindings(cluster, name)), ["sip:alice@10.0.0.1", "sip:bob@10.0.0.2"])
+
+        // The events flow again: a binding another node commits now reaches this one.
+        let other = try await startServer(config: "[database]\nurl = \"\(cluster.url(database: name))\"", users: false)
+        let otherUA = try await makeUA(other)
+        let elsewhere = await otherUA.register(user: "alice", password: "alice-secret", contacts: ["<sip:alice@10.0.0.3>"])
+        XCTAssertEqual(elsewhere.status, 200)
+        var held: [String] = []
+        for _ in 0..<150 where held.count < 2 {
+            held = await ua.register(user: "alice", password: "alice-secret", contacts: []).contacts.compactMap { $0.uri?.host }
+            if held.count < 2 { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        XCTAssertEqual(Set(held), ["10.0.0.1", "10.0.0.3"], "the first node learns the other node's binding")
     }
 
     /// `kill -9` of a node while REGISTERs stream in from four phones at

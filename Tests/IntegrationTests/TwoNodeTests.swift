@@ -1,6 +1,7 @@
 import Foundation
 import Logging
-import PostgreSQLStorage
+import Model
+@testable import PostgreSQLStorage
 import TestSupport
 import XCTest
 
@@ -260,5 +261,61 @@ final class TwoNodeTests: IntegrationTestCase {
             let status = try await registerCarol(on: node, password: "carol-second", until: 401)
             XCTAssertNotEqual(status, 200, "node \(node.port) forgot the removed user")
         }
+    }
+
+    // MARK: Who owns a call's record
+
+    /// Waits until the node that saved `pairingID`'s record has no
+    /// connection left to the database (PostgreSQL has seen it die).
+    private func waitUntilGone(nodeOf pairingID: String, _ database: PostgreSQLDatabase) async throws {
+        let node = try database.read { db in
+            try db.value("SELECT node FROM call_records WHERE pairing_id = \(pairingID)", as: String.self)
+        }
+        let name = try XCTUnwrap(node, "the record names its node")
+        for _ in 0..<250 {
+            let left = try database.read { db in
+                try db.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = \("sipwake/" + name)",
+                             as: Int64.self)
+            }
+            if left == 0 { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        XCTFail("node \(name) still has connections")
+    }
+
+    func testANodeStartingLeavesARunningNodesCallOpenAndClosesAStoppedNodesCall() async throws {
+        let (nodeA, nodeB, gateway, database) = try await startNodes(wakeWindow: 30)
+        defer { database.close() }
+        try await addTuple(database, selector: "sel-held", token: "token-held")
+        let pbx = try await startPhone("pbx", host: "127.0.0.2")
+        _ = await pbx.invite("sip:alice@localhost", via: nodeA.proxy("udp"),
+                             headers: [("X-Push-ID", "pair-held")], media: "audio",
+                             from: "\"Bob\" <sip:1002@pbx.example.com>")
+        _ = try XCTUnwrapAsync(await gateway.waitForPush("NotifyIncomingCall"), "no push; node A:\n\(nodeA.log)")
+        var saved: CallRecord?
+        for _ in 0..<250 where saved == nil {
+            saved = try database.stores.callRecords.find("pair-held")
+            if saved == nil { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        XCTAssertNotNil(saved, "node A saves the call in progress")
+        XCTAssertNil(saved?.outcome)
+
+        // Node B restarts while node A holds the call: it is left open.
+        let stoppedB = await nodeB.stop()
+        XCTAssertEqual(stoppedB, 0)
+        try await nodeB.start()
+        XCTAssertNil(try database.stores.callRecords.find("pair-held")?.outcome,
+                     "a starting node leaves a running node's call alone")
+
+        // Node A is killed: its call is gone with it, and the next node to
+        // start (or the running nodes' sweep) closes its record.
+        let killedA = await nodeA.stop(signal: SIGKILL)
+        XCTAssertEqual(killedA, SIGKILL)
+        try await waitUntilGone(nodeOf: "pair-held", database)
+        let restartedB = await nodeB.stop()
+        XCTAssertEqual(restartedB, 0)
+        try await nodeB.start()
+        XCTAssertEqual(try database.stores.callRecords.find("pair-held")?.outcome, .interrupted,
+                       "the stopped node's call is closed\n\(nodeB.log)")
     }
 }

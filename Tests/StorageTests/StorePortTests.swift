@@ -160,9 +160,16 @@ import Testing
             #expect(try archive.list(callee: "BOB", outcome: .answered, limit: 10, offset: 0).map(\.id) == ["rec-2"])
             #expect(try archive.find("pair-1") == open)
             let closed = try archive.closeOpenRecords()
-            #expect(closed.closed == 1 && closed.unreadable.isEmpty)
-            open = try #require(try archive.find("rec-1"))
-            #expect(open.outcome == .interrupted)
+            if stores.isShared {
+                // The node that saved it is running: its call is left alone
+                // (a stopped node's: PostgreSQLCallRecordNodeTests).
+                #expect(closed.closed == 0 && closed.unreadable.isEmpty)
+                #expect(try archive.find("rec-1")?.outcome == nil)
+            } else {
+                #expect(closed.closed == 1 && closed.unreadable.isEmpty)
+                open = try #require(try archive.find("rec-1"))
+                #expect(open.outcome == .interrupted)
+            }
             #expect(try archive.purge(startedBefore: CallRecordFixture.start.addingTimeInterval(1)) == 2)
             sink.shutdown()
         }

@@ -32,7 +32,7 @@ public struct PostgreSQLCallRecordStore: CallRecordArchive, CallRecordBatchStore
         guard !rows.isEmpty else { return }
         var statements: [PostgresQuery] = []
         for row in rows {
-            statements.append(Self.upsert(row))
+            statements.append(Self.upsert(row, node: database.node))
             for push in row.pushResults {
                 statements.append(PostgreSQLTupleStore.pushResult(
                     id: push.tupleID, at: push.at, sentAt: push.sentAt, status: push.status, result: push.result))
@@ -53,7 +53,7 @@ public struct PostgreSQLCallRecordStore: CallRecordArchive, CallRecordBatchStore
                     """)
                 for row in rows {
                     guard let record = try? Self.record(row), let ended = record.hangingUp(bye) else { continue }
-                    try db.execute(Self.upsert(try CallRecordRow.encoded(ended)))
+                    try db.execute(Self.upsert(try CallRecordRow.encoded(ended), node: database.node))
                     changed += 1
                     break
                 }
@@ -67,13 +67,25 @@ public struct PostgreSQLCallRecordStore: CallRecordArchive, CallRecordBatchStore
         return error.isCausedByTheData
     }
 
-    /// Closes the records a stop left open, as the SQLite adapter does. With
-    /// several nodes on one database, only records of calls this node could
-    /// have held are safe to close; the caller runs it at start.
+    /// Closes the open records of calls no running node holds: a record
+    /// names the node that first saved it, and a node is running while it
+    /// has a connection to the database (its LISTEN connection never
+    /// closes), which `pg_stat_activity` shows by its application name.
+    /// So a node starting, or sweeping every minute, closes a stopped
+    /// node's calls and leaves the others' alone. A record of a node that
+    /// lost every connection for a moment may be closed too early; its next
+    /// save writes it whole again.
     public func closeOpenRecords() throws -> (closed: Int, unreadable: [String]) {
         try database.write { db in
-            let open = try db.rows(
-                "SELECT id, record FROM call_records WHERE outcome IS NULL OR ended_at IS NULL FOR UPDATE")
+            let open = try db.rows("""
+                SELECT id, record FROM call_records
+                WHERE (outcome IS NULL OR ended_at IS NULL)
+                  AND (node IS NULL OR node NOT IN (
+                      SELECT substr(application_name, \(Int32(PostgreSQLDatabase.applicationNamePrefix.count + 1)))
+                      FROM pg_stat_activity
+                      WHERE starts_with(application_name, \(PostgreSQLDatabase.applicationNamePrefix))))
+                FOR UPDATE
+                """)
             var closed = 0
             var unreadable: [String] = []
             for row in open {
@@ -82,7 +94,8 @@ public struct PostgreSQLCallRecordStore: CallRecordArchive, CallRecordBatchStore
                     unreadable.append(id)
                     continue
                 }
-                try db.execute(Self.upsert(try CallRecordRow.encoded(CallRecordRow.closedAtStart(record))))
+                try db.execute(Self.upsert(try CallRecordRow.encoded(CallRecordRow.closedAtStart(record)),
+                                           node: database.node))
                 closed += 1
             }
             return (closed, unreadable)
@@ -155,13 +168,16 @@ public struct PostgreSQLCallRecordStore: CallRecordArchive, CallRecordBatchStore
         return PostgresQuery(unsafeSQL: sql, binds: binds)
     }
 
-    private static func upsert(_ row: CallRecordRow) -> PostgresQuery {
+    /// Inserts or replaces `row`. `node` is kept from the first save: the
+    /// node that held the call (a later save by another process, such as
+    /// the clean-up of a stopped node's calls, does not change it).
+    private static func upsert(_ row: CallRecordRow, node: String) -> PostgresQuery {
         let finalStatus = row.finalStatus.map(Int64.init)
         return """
             INSERT INTO call_records (
-                id, pairing_id, call_id, callee, caller, started_at, ended_at, outcome, final_status, record)
+                id, pairing_id, call_id, callee, caller, started_at, ended_at, outcome, final_status, record, node)
             VALUES (\(row.id), \(row.pairingID), \(row.callID), \(row.callee), \(row.caller), \(row.startedAt),
-                    \(row.endedAt), \(row.outcome), \(finalStatus), \(row.record))
+                    \(row.endedAt), \(row.outcome), \(finalStatus), \(row.record), \(node))
             ON CONFLICT (id) DO UPDATE SET
                 (pairing_id, call_id, callee, caller, started_at, ended_at, outcome, final_status, record)
                 = (EXCLUDED.pairing_id, EXCLUDED.call_id, EXCLUDED.callee, EXCLUDED.caller, EXCLUDED.started_at,

@@ -40,13 +40,14 @@ final class PostgreSQLConnections: Sendable {
     /// Idle connections kept for reuse; more are closed when given back.
     private let keptIdle = 8
 
-    init(location: PostgreSQLLocation, timeout: TimeAmount, logger: Logger) {
+    init(location: PostgreSQLLocation, timeout: TimeAmount, applicationName: String, logger: Logger) {
         self.location = location
         self.timeout = timeout
         var configuration = PostgresConnection.Configuration(
             host: location.host, port: location.port, username: location.username,
             password: location.password, database: location.database, tls: .disable)
         configuration.options.connectTimeout = timeout
+        configuration.options.additionalStartupParameters = [("application_name", applicationName)]
         self.configuration = configuration
         // The driver logs its connections' life at debug; sipwake reports
         // failures itself, with the server's name and never the password.
@@ -74,7 +75,7 @@ final class PostgreSQLConnections: Sendable {
     }
 
     /// A connection of its own, outside the pool, for a LISTEN that stays
-    /// open (`PostgreSQLBindingEventFeed.listen`); the caller closes it.
+    /// open (`PostgreSQLStoreNotifications.listen`); the caller closes it.
     func connectForListening() async throws -> PostgresConnection {
         try await PostgresConnection.connect(on: loop, configuration: configuration, id: 0, logger: logger)
     }

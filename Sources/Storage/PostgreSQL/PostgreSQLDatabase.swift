@@ -19,6 +19,10 @@ public final class PostgreSQLDatabase: Sendable {
     /// This process's name in the binding event feed: random at each open,
     /// so a node's own events are told from the others'.
     public let node: String
+    /// Every connection names its node to the server as `sipwake/<node>`
+    /// (`application_name`, seen in `pg_stat_activity`): how the nodes tell
+    /// which of them are running.
+    static let applicationNamePrefix = "sipwake/"
     let connections: PostgreSQLConnections
     private let logger: Logger
 
@@ -30,7 +34,8 @@ public final class PostgreSQLDatabase: Sendable {
         self.location = location
         self.logger = logger
         node = "node-" + UUID().uuidString.prefix(8).lowercased()
-        let connections = PostgreSQLConnections(location: location, timeout: timeout, logger: logger)
+        let connections = PostgreSQLConnections(location: location, timeout: timeout,
+                                                applicationName: Self.applicationNamePrefix + node, logger: logger)
         self.connections = connections
         do {
             schemaVersion = try PostgreSQLMigrations.migrate(connections, logger: logger)

@@ -20,6 +20,7 @@ enum PostgreSQLMigrations {
     static let v2 = "v2-feeds"
     static let v3 = "v3-binding-events"
     static let v4 = "v4-change-notifications"
+    static let v5 = "v5-call-record-nodes"
     /// Binding events kept for nodes that read late (a few minutes of a busy
     /// node's REGISTERs); a node further behind is told it missed some.
     static let bindingEventsKept = 100_000
@@ -221,6 +222,12 @@ enum PostgreSQLMigrations {
             END
             $$
             """,
+        ]),
+        (v5, [
+            // The node that holds a call (`PostgreSQLDatabase.node`), so a
+            // node cleaning up open records closes only those of stopped
+            // nodes. Records saved before have none and count as stopped.
+            "ALTER TABLE call_records ADD COLUMN node TEXT",
         ]),
         // Append new migrations here, never above.
     ]
