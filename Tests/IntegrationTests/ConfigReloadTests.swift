@@ -131,6 +131,48 @@ final class ConfigReloadTests: IntegrationTestCase {
         XCTAssertTrue(metrics.contains(#"sipwake_config_reloads_total{result="failed"} 1"#), metrics)
     }
 
+    func testAReloadNamingAnUnreadableKeyFileChangesNothing() async throws {
+        let gateway = try await gateway()
+        let server = try await startServer(config: """
+            [auth]
+            trusted_peers = ["127.0.0.2"]
+            [push]
+            gateway_url = "\(gateway.url)"
+            timeout = 2
+            [calls]
+            wake_window = 2
+            """)
+        let missing = NSTemporaryDirectory() + "sipwake-missing-\(UUID().uuidString).p8"
+        try editConfig(server) {
+            $0.replacingOccurrences(of: "[push]\n", with: "[push]\nincoming_badge = 9\n") + """
+
+                [apps.phone-ios]
+                app_id = "com.example.phone"
+                provider = "apns"
+                key_file = "\(missing)"
+                key_id = "ABC123DEFG"
+                team_id = "DEF123GHIJ"
+                bundle_id = "com.example.phone"
+                """
+        }
+        try await reload(server)
+        let failed = try XCTUnwrap(lines(server.log, containing: "config reload failed").first, server.log)
+        XCTAssertTrue(failed.contains(" warning "), failed)
+        XCTAssertTrue(failed.contains(missing), "the file is named: \(failed)")
+        XCTAssertTrue(server.isRunning)
+
+        // Nothing of that file applied: not even the badge beside it.
+        let database = try SipwakeDatabase(path: server.directory.appendingPathComponent("sipwake.sqlite").path)
+        _ = try TupleStore(database: database).report(
+            username: "alice", selector: "sel-reload-key", appIDCalls: "com.example.voip", tokenCalls: "token-reload-key",
+            appIDOther: nil, tokenOther: nil, platform: .ios, provider: nil, now: Date())
+        let pbx = try await startPhone("pbx", host: "127.0.0.2")
+        _ = await pbx.invite("sip:alice@localhost", via: server.proxy("udp"), headers: [("X-Push-ID", "pair-key")],
+                             media: "audio", from: "<sip:1002@pbx.example.com>")
+        let push = try XCTUnwrapAsync(await gateway.waitForPush("NotifyIncomingCall"), server.log)
+        XCTAssertNotEqual(push["Badge"], "9", "the broken reload changed nothing")
+    }
+
     func testANewTLSCertificateIsCheckedAndNamedAsNeedingARestart() async throws {
         try XCTSkipUnless(TestCertificate.opensslInstalled, "openssl is installed by scripts/install-deps --test")
         let first = try TestCertificate()
