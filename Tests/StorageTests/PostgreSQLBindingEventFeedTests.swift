@@ -43,6 +43,21 @@ import Testing
         #expect(try feed.events(after: head + 4, limit: 10).events.isEmpty)
     }
 
+    @Test func aReaderBehindThePrunedEventsIsToldItMissedSome() throws {
+        let (nodeA, nodeB) = try open()
+        defer { nodeA.close(); nodeB.close() }
+        let feed = PostgreSQLBindingEventFeed(database: nodeB)
+        let head = try feed.head()
+        let store = PostgreSQLBindingStore(database: nodeA)
+        for index in 0..<3 { try store.apply([.added(BindingFixture.contact(contact: "sip:bob@203.0.113.5:\(5062 + index)"))]) }
+        // The feed keeps its latest events only: the oldest are gone.
+        _ = try nodeA.write { db in try db.execute("DELETE FROM binding_events WHERE seq <= \(head + 2)") }
+        let read = try feed.events(after: head, limit: 10)
+        #expect(read.missed, "events after the asked point were pruned")
+        #expect(read.events.map(\.seq) == [head + 3])
+        #expect(try feed.events(after: head + 2, limit: 10).missed == false, "a reader that is not behind missed nothing")
+    }
+
     @Test func aFailedCommitAnnouncesNothing() throws {
         let (nodeA, nodeB) = try open()
         defer { nodeA.close(); nodeB.close() }
