@@ -75,6 +75,12 @@ final class TwoNodeTests: IntegrationTestCase {
         let answer = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
         XCTAssertEqual(answer?.status, 200)
         XCTAssertTrue(nodeA.log.contains("bindings changed on another node"), "node A learnt it from the feed")
+        // Node A timed it: node B's commit → the INVITE it forked.
+        _ = await pbx.bye(outgoing)
+        let stopped = await nodeA.stop()
+        XCTAssertEqual(stopped, 0)
+        let latency = try XCTUnwrap(nodeA.log.split(separator: "\n").first { $0.contains("latency.remote_register_to_fork") })
+        XCTAssertTrue(latency.contains("latency.remote_register_to_fork=n=1 "), String(latency))
     }
 
     func testANodeKnowsTheBindingsTheOtherNodeCommitsAndForgetsTheRemovedOnes() async throws {
