@@ -1,7 +1,4 @@
 import Foundation
-import Logging
-import PostgreSQLStorage
-import TestSupport
 import XCTest
 
 /// Two sipwake nodes on one PostgreSQL database: a call pending on node A
@@ -16,14 +13,12 @@ final class TwoNodeTests: IntegrationTestCase {
         try await super.tearDown()
     }
 
-    private func startNodes() async throws -> (SipwakeProcess, SipwakeProcess, LabPushGateway, PostgreSQLDatabase) {
+    private func startNodes() async throws -> (SipwakeProcess, SipwakeProcess, LabPushGateway, SharedTestDatabase) {
         let gateway = try await LabPushGateway.start()
         gateways.append(gateway)
-        let cluster = try PostgreSQLTestCluster.shared()
-        let name = try cluster.makeDatabase()
-        let config = """
-            [database]
-            url = "\(cluster.url(database: name))"
+        let shared = try SharedTestDatabase()
+        let config = shared.config + """
+
             [auth]
             trusted_peers = ["127.0.0.2"]
             [push]
@@ -34,17 +29,12 @@ final class TwoNodeTests: IntegrationTestCase {
             """
         let nodeA = try await startServer(config: config)
         let nodeB = try await startServer(config: config, users: false)
-        let database = try PostgreSQLDatabase(
-            location: PostgreSQLLocation(host: cluster.host, port: cluster.port, username: PostgreSQLTestCluster.username,
-                                         password: PostgreSQLTestCluster.password, database: name),
-            logger: Logger(label: "two-node-test"))
-        return (nodeA, nodeB, gateway, database)
+        return (nodeA, nodeB, gateway, shared)
     }
 
     func testACallPendingOnNodeAForksToThePhoneThatRegistersOnNodeB() async throws {
-        let (nodeA, nodeB, gateway, database) = try await startNodes()
-        defer { database.close() }
-        _ = try database.stores.tuples.report(
+        let (nodeA, nodeB, gateway, shared) = try await startNodes()
+        _ = try shared.database.stores.tuples.report(
             username: "alice", selector: "sel-two-nodes", appIDCalls: "com.example.voip", tokenCalls: "token-two-nodes",
             appIDOther: nil, tokenOther: nil, platform: .ios, provider: nil, now: Date())
         // Written by another process: node A sees it after its next read of
@@ -76,8 +66,7 @@ final class TwoNodeTests: IntegrationTestCase {
     }
 
     func testANodeKnowsTheBindingsTheOtherNodeCommitsAndForgetsTheRemovedOnes() async throws {
-        let (nodeA, nodeB, _, database) = try await startNodes()
-        defer { database.close() }
+        let (nodeA, nodeB, _, _) = try await startNodes()
         let ua = try await makeUA(nodeB)
         let contact = "<sip:alice@127.0.0.1:\(try TestPorts.free())>"
         let ok = await ua.register(user: "alice", password: "alice-secret", contacts: [contact], expires: 600)
