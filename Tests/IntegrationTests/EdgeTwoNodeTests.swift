@@ -75,13 +75,24 @@ final class EdgeTwoNodeTests: IntegrationTestCase {
             appIDOther: nil, tokenOther: nil, platform: .ios, provider: nil, now: Date())
     }
 
+    /// Where alice's phone claims to be in its Contact: a private address
+    /// behind NAT that nothing answers on. Only the edge's Path (its
+    /// `;received`, the phone's flow) leads to the phone.
+    private static let privateContact = "192.168.7.7:5060"
+
+    /// alice's phone registers through `edge` from behind NAT.
+    private func registerBehindNAT(_ phone: SofiaPhone, through edge: KamailioEdge) async -> Int {
+        await phone.register(registrar: edge.proxy, user: "alice", password: "alice-secret",
+                             contactAddress: Self.privateContact)
+    }
+
     // MARK: Answer across nodes
 
     func testThePBXCallsTheOtherNodeWhichReachesThePhoneThroughTheEdgeAndBothHangUp() async throws {
         let shared = try SharedTestDatabase()
         let (nodes, edge, _) = try await startNodes(on: shared)
         let alice = try await startPhone("alice")
-        let registered = await alice.register(registrar: edge.proxy, user: "alice", password: "alice-secret")
+        let registered = await registerBehindNAT(alice, through: edge)
         XCTAssertEqual(registered, 200, edge.log)
         let (registrar, other) = try aliceRegistered(among: nodes)
 
@@ -102,6 +113,7 @@ final class EdgeTwoNodeTests: IntegrationTestCase {
             let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(10)),
                                               "the INVITE reached the phone; node :\(other.port):\n\(other.log)\nedge:\n\(edge.log)")
             assertReached(incoming, through: edge, from: other)
+            XCTAssertTrue(incoming.requestURI.contains(Self.privateContact), "to the Contact, by the flow: \(incoming.requestURI)")
             await assertAnsweredAndHungUp(alice, incoming, pbx: pbx, outgoing, phoneHangsUp: phoneHangsUp)
         }
         XCTAssertTrue(registrar.logLines(with: "call received").isEmpty, "the node that took the REGISTER saw no call")
@@ -132,7 +144,7 @@ final class EdgeTwoNodeTests: IntegrationTestCase {
 
         // The woken phone registers through the edge, which sends it to the other node.
         let alice = try await startPhone("alice")
-        let registered = await alice.register(registrar: edge.proxy, user: "alice", password: "alice-secret")
+        let registered = await registerBehindNAT(alice, through: edge)
         XCTAssertEqual(registered, 200, edge.log)
         XCTAssertTrue(try aliceRegistered(among: nodes).registrar === registrar,
                       "the REGISTER went to node :\(registrar.port), not to the calling node :\(caller.port)")
@@ -141,6 +153,7 @@ final class EdgeTwoNodeTests: IntegrationTestCase {
                                           "the calling node forks to the binding; caller:\n\(caller.log)\nedge:\n\(edge.log)")
         XCTAssertEqual(incoming.header("X-Push-ID"), pushID)
         assertReached(incoming, through: edge, from: caller)
+        XCTAssertTrue(incoming.requestURI.contains(Self.privateContact), "to the Contact, by the flow: \(incoming.requestURI)")
         XCTAssertTrue(caller.log.contains("bindings changed on another node"), "the calling node learnt it from the events")
         return (pbx, outgoing, alice, incoming)
     }
