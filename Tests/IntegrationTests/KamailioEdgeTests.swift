@@ -8,38 +8,17 @@ import XCTest
 /// the PBX (127.0.0.2, a trusted peer) calls a node straight. Each node has
 /// its own SQLite file. docs/edge.md describes the set-up.
 final class KamailioEdgeTests: IntegrationTestCase {
-    private var edges: [KamailioEdge] = []
-
     override func setUp() async throws {
         try await super.setUp()
         try XCTSkipUnless(KamailioEdge.isInstalled,
                           "kamailio is not installed at \(KamailioEdge.executable) (scripts/install-deps --test installs it)")
     }
 
-    override func tearDown() async throws {
-        for edge in edges { await edge.stop() }
-        edges.removeAll()
-        try await super.tearDown()
-    }
-
     // MARK: Set-up
 
     /// A sipwake node that takes Path from the edge and calls from the PBX.
     private func startNode() async throws -> SipwakeProcess {
-        try await startServer(config: """
-            [sip]
-            edge_proxies = ["127.0.0.3"]
-            [auth]
-            trusted_peers = ["127.0.0.2"]
-            """)
-    }
-
-    private func startEdge(_ nodes: [SipwakeProcess], pingInterval: Int = 1, nodeTimeout: Int = 1000) async throws
-        -> KamailioEdge {
-        let edge = try KamailioEdge(nodes: nodes.map(\.port), pingInterval: pingInterval, nodeTimeout: nodeTimeout)
-        edges.append(edge)
-        try await edge.start()
-        return edge
+        try await startServer(config: KamailioEdge.nodeConfig)
     }
 
     private func register(_ phone: SofiaPhone, through edge: KamailioEdge) async -> Int {
@@ -101,21 +80,8 @@ final class KamailioEdgeTests: IntegrationTestCase {
             let outgoing = await pbx.invite("sip:alice@localhost", via: node.proxy("udp"),
                                             from: "\"Bob Caller\" <sip:1002@pbx.example.com>")
             let incoming = try XCTUnwrapAsync(await alice.waitForInvite(timeout: .seconds(5)), "the INVITE reached the phone")
-            XCTAssertTrue(incoming.headers["Via"].first?.contains("\(edge.host):\(edge.port)") == true,
-                          "the last hop was the edge: \(incoming.text)")
-            XCTAssertTrue(incoming.headers["Record-Route"].first?.contains("\(edge.host):\(edge.port)") == true,
-                          "the edge stays in the dialog: \(incoming.text)")
-            XCTAssertNil(incoming.header("Route"), "the edge consumed the Path's Route: \(incoming.text)")
-            await alice.respond(incoming, status: 200)
-            let answer = await pbx.waitForResponse(outgoing, atLeast: 200, timeout: .seconds(5))
-            XCTAssertEqual(answer?.status, 200)
-            let ack = await alice.waitForEvent(incoming, timeout: .seconds(5))
-            XCTAssertEqual(ack, .ack, "the PBX's ACK came through sipwake and the edge")
-            if phoneHangsUp {
-                await assertHangUp(alice, incoming, reaches: pbx, outgoing)
-            } else {
-                await assertHangUp(pbx, outgoing, reaches: alice, incoming)
-            }
+            assertReached(incoming, through: edge, from: node)
+            await assertAnsweredAndHungUp(alice, incoming, pbx: pbx, outgoing, phoneHangsUp: phoneHangsUp)
         }
     }
 

@@ -6,15 +6,20 @@ class IntegrationTestCase: XCTestCase {
     private var uas: [SofiaTestUA] = []
     private var phones: [SofiaPhone] = []
     private var servers: [SipwakeProcess] = []
+    private var edges: [KamailioEdge] = []
 
-    /// A started server with `alice` (password `alice-secret`) and `bob` (`bob-secret`).
-    func startServer(config: String = "", authAlgorithms: [String]? = ["SHA-256", "MD5"], users: Bool = true) async throws -> SipwakeProcess {
+    /// A started server with `alice` (password `alice-secret`) and `bob`
+    /// (`bob-secret`). `beforeStart` runs once the users are in its
+    /// database, before the server starts.
+    func startServer(config: String = "", authAlgorithms: [String]? = ["SHA-256", "MD5"], users: Bool = true,
+                     beforeStart: () throws -> Void = {}) async throws -> SipwakeProcess {
         let server = try SipwakeProcess(config: config, authAlgorithms: authAlgorithms)
         servers.append(server)
         if users {
             try server.addUser("alice", password: "alice-secret")
             try server.addUser("bob", password: "bob-secret")
         }
+        try beforeStart()
         try await server.start()
         return server
     }
@@ -38,6 +43,16 @@ class IntegrationTestCase: XCTestCase {
         return ua
     }
 
+    /// The shipped Kamailio edge, started in front of `nodes` and stopped
+    /// when the test ends; `pingInterval` (s) and `nodeTimeout` (ms) as in
+    /// `KamailioEdge`.
+    func startEdge(_ nodes: [SipwakeProcess], pingInterval: Int = 1, nodeTimeout: Int = 1000) async throws -> KamailioEdge {
+        let edge = try KamailioEdge(nodes: nodes.map(\.port), pingInterval: pingInterval, nodeTimeout: nodeTimeout)
+        edges.append(edge)
+        try await edge.start()
+        return edge
+    }
+
     /// A started phone, stopped when the test ends.
     func startPhone(_ name: String, transport: String = "udp", host: String = "127.0.0.1") async throws -> SofiaPhone {
         let phone = SofiaPhone(name: name, transport: transport, host: host)
@@ -47,6 +62,8 @@ class IntegrationTestCase: XCTestCase {
     }
 
     override func tearDown() async throws {
+        for edge in edges { await edge.stop() }
+        edges.removeAll()
         for phone in phones { await phone.stop() }
         phones.removeAll()
         for ua in uas { await ua.stop() }

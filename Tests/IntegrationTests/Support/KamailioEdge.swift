@@ -7,7 +7,7 @@ import Glibc
 /// operator settings at the top of the file are given, as `-A` defines, the
 /// way an operator may: the listen address, a dispatcher list naming the
 /// nodes, and short health-check times.
-final class KamailioEdge: @unchecked Sendable {
+final class KamailioEdge: LogWatching, @unchecked Sendable {
     // Only touched from the test's own task.
     static let executable = "/usr/sbin/kamailio"
     static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
@@ -18,6 +18,16 @@ final class KamailioEdge: @unchecked Sendable {
     }
 
     let host = "127.0.0.3"
+
+    /// What a sipwake node behind the edge has in its config (docs/edge.md):
+    /// Path accepted from the edge's address, calls from the PBX's
+    /// (127.0.0.2, where the tests' PBX phones send from).
+    static let nodeConfig = """
+        [sip]
+        edge_proxies = ["127.0.0.3"]
+        [auth]
+        trusted_peers = ["127.0.0.2"]
+        """
     let port: Int
     let directory: URL
     private let arguments: [String]
@@ -141,15 +151,5 @@ final class KamailioEdge: @unchecked Sendable {
                           userInfo: [NSLocalizedDescriptionKey: "cannot start \(argv[0]): \(String(cString: strerror(rc)))"])
         }
         return pid
-    }
-
-    /// Waits until the edge's log has `text` at least `count` times.
-    func waitForLog(_ text: String, count: Int = 1, timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if log.components(separatedBy: text).count - 1 >= count { return true }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        return false
     }
 }

@@ -4,7 +4,7 @@ import XCTest
 
 /// A real `sipwake serve` process on loopback, with its own config file and
 /// database in a fresh temporary directory. Also runs the CLI on that config.
-final class SipwakeProcess: @unchecked Sendable {
+final class SipwakeProcess: LogWatching, @unchecked Sendable {
     // Only touched from the test's own task; Process is not Sendable.
     let directory: URL
     let port: Int

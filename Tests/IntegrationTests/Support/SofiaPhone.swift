@@ -30,7 +30,10 @@ import SIPCore
 ///   registration (same Call-ID, higher CSeq); `expires: 0` removes it.
 ///   `instanceID` becomes `;+sip.instance="<urn:uuid:ID>"`, `contactParams`
 ///   (e.g. `;pn-prid=TOKEN`) is appended after the Contact's `>`, and
-///   `uriParams` goes inside the Contact URI.
+///   `uriParams` goes inside the Contact URI. `contactAddress` (e.g.
+///   `192.168.7.7:5060`) is the host and port the Contact claims instead of
+///   the phone's own, as a phone behind NAT puts its private address there:
+///   only a request sent to where the REGISTER came from reaches the phone.
 /// - `registerRequestsSent()`: REGISTER requests that went out, challenged
 ///   ones included; `registerResponses()`: every final REGISTER response.
 /// - Incoming: `waitForInvite(timeout:)` (next new INVITE),
@@ -151,7 +154,7 @@ actor SofiaPhone {
 
     func register(registrar: String, user: String, password: String, domain: String = "localhost",
                   expires: Int = 600, instanceID: String? = nil, contactParams: String? = nil,
-                  uriParams: String? = nil) async -> Int {
+                  uriParams: String? = nil, contactAddress: String? = nil) async -> Int {
         guard let nua else { return 0 }
         let key = "\(user)@\(domain) via \(registrar)"
         let registration: SofiaPhoneRegistration
@@ -167,7 +170,7 @@ actor SofiaPhone {
             registrations[key] = registration
             registrationsByHandle[handle] = registration
         }
-        var uri = contactURI
+        var uri = contactAddress.map { "sip:\(name)@\($0)" } ?? contactURI
         if let uriParams { uri += uriParams.hasPrefix(";") ? uriParams : ";" + uriParams }
         var contact = "<\(uri)>"
         if let instanceID {
