@@ -14,6 +14,9 @@ import ServiceLifecycle
 /// taking requests, lets every pending REGISTER's commit finish and be
 /// answered, and closes the listeners.
 public struct SIPService: Service {
+    /// How often a node sharing its store looks for calls of stopped nodes
+    /// (a minute; shorter in tests).
+    private let stoppedNodeSweepInterval: Duration
     private let config: SipwakeConfig
     private let stores: Stores
     private let bindingJournal: any BindingJournal
@@ -36,7 +39,8 @@ public struct SIPService: Service {
                 callRecords: (any CallRecordSink)?, push: PushClient? = nil,
                 pnsDirectory: PNSDirectory = PNSDirectory(apps: []), tupleIndex: DeviceTupleIndex? = nil,
                 logger: Logger, metrics: any MetricsFactory, control: SIPControl? = nil,
-                ready: (@Sendable () -> Void)? = nil) {
+                stoppedNodeSweepInterval: Duration = .seconds(60), ready: (@Sendable () -> Void)? = nil) {
+        self.stoppedNodeSweepInterval = stoppedNodeSweepInterval
         self.control = control
         self.pnsDirectory = pnsDirectory
         self.tupleIndex = tupleIndex
@@ -168,14 +172,12 @@ public struct SIPService: Service {
         }
     }
 
-    /// How often a node sharing its store looks for calls of stopped nodes.
-    static let stoppedNodeSweepInterval = Duration.seconds(60)
 
     /// With several nodes on one store: every minute, the open records of
     /// a node that stopped without closing them (killed, crashed, cut off)
     /// are closed `interrupted` by the nodes still running.
     private func runStoppedNodeSweep() async {
-        while (try? await Task.sleep(for: Self.stoppedNodeSweepInterval)) != nil {
+        while (try? await Task.sleep(for: stoppedNodeSweepInterval)) != nil {
             await Self.waitOffThePool { [self] in closeOpenCallRecords() }
         }
     }
