@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import Model
 @testable import PostgreSQLStorage
 import TestSupport
@@ -10,22 +9,24 @@ import XCTest
 /// (NOTIFY) and forked by A.
 final class TwoNodeTests: IntegrationTestCase {
     private var gateways: [LabPushGateway] = []
+    /// The test's database; closed at tear-down.
+    private var databases: [SharedTestDatabase] = []
 
     override func tearDown() async throws {
         for gateway in gateways { await gateway.stop() }
         gateways.removeAll()
         try await super.tearDown()
+        databases.removeAll()
     }
 
     private func startNodes(wakeWindow: Int = 10) async throws
         -> (SipwakeProcess, SipwakeProcess, LabPushGateway, PostgreSQLDatabase) {
         let gateway = try await LabPushGateway.start()
         gateways.append(gateway)
-        let cluster = try PostgreSQLTestCluster.shared()
-        let name = try cluster.makeDatabase()
-        let config = """
-            [database]
-            url = "\(cluster.url(database: name))"
+        let shared = try SharedTestDatabase()
+        databases.append(shared)
+        let config = shared.config + """
+
             [auth]
             trusted_peers = ["127.0.0.2"]
             [push]
@@ -36,16 +37,12 @@ final class TwoNodeTests: IntegrationTestCase {
             """
         let nodeA = try await startServer(config: config)
         let nodeB = try await startServer(config: config, users: false)
-        let database = try PostgreSQLDatabase(
-            location: PostgreSQLLocation(host: cluster.host, port: cluster.port, username: PostgreSQLTestCluster.username,
-                                         password: PostgreSQLTestCluster.password, database: name),
-            logger: Logger(label: "two-node-test"))
+        let database = shared.database
         return (nodeA, nodeB, gateway, database)
     }
 
     func testACallPendingOnNodeAForksToThePhoneThatRegistersOnNodeB() async throws {
         let (nodeA, nodeB, gateway, database) = try await startNodes()
-        defer { database.close() }
         _ = try database.stores.tuples.report(
             username: "alice", selector: "sel-two-nodes", appIDCalls: "com.example.voip", tokenCalls: "token-two-nodes",
             appIDOther: nil, tokenOther: nil, platform: .ios, provider: nil, now: Date())
@@ -85,7 +82,6 @@ final class TwoNodeTests: IntegrationTestCase {
 
     func testANodeKnowsTheBindingsTheOtherNodeCommitsAndForgetsTheRemovedOnes() async throws {
         let (nodeA, nodeB, _, database) = try await startNodes()
-        defer { database.close() }
         let ua = try await makeUA(nodeB)
         let contact = "<sip:alice@127.0.0.1:\(try TestPorts.free())>"
         let ok = await ua.register(user: "alice", password: "alice-secret", contacts: [contact], expires: 600)
@@ -141,7 +137,6 @@ final class TwoNodeTests: IntegrationTestCase {
 
     func testOneDeviceAnswersOnNodeAAndTheDeviceOnNodeBIsCancelledAndToldAnsweredElsewhere() async throws {
         let (nodeA, nodeB, gateway, database) = try await startNodes()
-        defer { database.close() }
         try await addTuple(database, selector: "sel-phone", token: "token-phone")
         try await addTuple(database, selector: "sel-tablet", token: "token-tablet")
         let phone = try await startPhone("alice-phone")
@@ -180,7 +175,6 @@ final class TwoNodeTests: IntegrationTestCase {
 
     func testACallCancelledOnNodeAEndsOnThePhoneOfNodeBWithAMissedCallMessage() async throws {
         let (nodeA, nodeB, gateway, database) = try await startNodes()
-        defer { database.close() }
         try await addTuple(database, selector: "sel-cancel", token: "token-cancel")
         let alice = try await startPhone("alice")
         let registered = await register(alice, on: nodeB, token: "token-cancel")
@@ -209,7 +203,6 @@ final class TwoNodeTests: IntegrationTestCase {
 
     func testAPhoneRegisteringOnNodeBJustAfterNodeAsCallEndedGetsTheMissedCallMessage() async throws {
         let (nodeA, nodeB, gateway, database) = try await startNodes(wakeWindow: 1)
-        defer { database.close() }
         try await addTuple(database, selector: "sel-late", token: "token-late")
         let pbx = try await startPhone("pbx", host: "127.0.0.2")
         let outgoing = await pbx.invite("sip:alice@localhost", via: nodeA.proxy("udp"),
@@ -248,7 +241,6 @@ final class TwoNodeTests: IntegrationTestCase {
 
     func testAUserAddedChangedOrRemovedWithTheCLIIsCurrentOnBothNodes() async throws {
         let (nodeA, nodeB, _, database) = try await startNodes()
-        defer { database.close() }
         XCTAssertEqual(try nodeB.cli(["users", "add", "carol", "--password", "carol-first"]).status, 0)
         for node in [nodeA, nodeB] {
             let status = try await registerCarol(on: node, password: "carol-first", until: 200)
@@ -291,7 +283,6 @@ final class TwoNodeTests: IntegrationTestCase {
 
     func testANodeStartingLeavesARunningNodesCallOpenAndClosesAStoppedNodesCall() async throws {
         let (nodeA, nodeB, gateway, database) = try await startNodes(wakeWindow: 30)
-        defer { database.close() }
         try await addTuple(database, selector: "sel-held", token: "token-held")
         let pbx = try await startPhone("pbx", host: "127.0.0.2")
         _ = await pbx.invite("sip:alice@localhost", via: nodeA.proxy("udp"),
