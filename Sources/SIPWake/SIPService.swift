@@ -172,31 +172,39 @@ public struct SIPService: Service {
         }
     }
 
-
     /// With several nodes on one store: every minute, the open records of
     /// a node that stopped without closing them (killed, crashed, cut off)
     /// are closed `interrupted` by the nodes still running.
     private func runStoppedNodeSweep() async {
         while (try? await Task.sleep(for: stoppedNodeSweepInterval)) != nil {
-            await Self.waitOffThePool { [self] in closeOpenCallRecords() }
+            // Unreadable records were reported at start; not again every minute.
+            await Self.waitOffThePool { [self] in closeOpenCallRecords(reportingUnreadable: false) }
         }
     }
 
     /// Records a crash left open (no outcome, no end) are closed
     /// `interrupted`: no call survives a restart. With several nodes on one
-    /// store, only the records of nodes that are not running.
-    private func closeOpenCallRecords() {
+    /// store, only the records of nodes that are not running. Failures are
+    /// counted in `sipwake_call_record_close_failures_total`.
+    private func closeOpenCallRecords(reportingUnreadable: Bool = true) {
         do {
             let result = try stores.callRecords.closeOpenRecords()
             if result.closed > 0 {
                 logger.info("open call records closed as interrupted", metadata: ["call_records.count": .stringConvertible(result.closed)])
             }
+            guard reportingUnreadable else { return }
             for id in result.unreadable {
+                closeFailures(reason: "unreadable").increment()
                 logger.warning("open call record unreadable, left open", metadata: ["call.record_id": "\(id)"])
             }
         } catch {
+            closeFailures(reason: "store").increment()
             logger.warning("open call records not closed", metadata: ["error": "\(error)"])
         }
+    }
+
+    private func closeFailures(reason: String) -> Counter {
+        Counter(label: "sipwake_call_record_close_failures_total", dimensions: [("reason", reason)], factory: metrics)
     }
 }
 

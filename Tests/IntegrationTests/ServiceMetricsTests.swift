@@ -23,6 +23,7 @@ import Testing
     /// metrics go to `registry`, which `traffic` may read as it goes.
     func run(trustedPeers: [String] = [], extraConfig: String = "", records: Bool = false,
              registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), log: LogRecorder? = nil,
+             before: (SipwakeDatabase) throws -> Void = { _ in },
              traffic: (Int) throws -> Void) async throws -> (metrics: String, calls: [CallRecord]) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -51,6 +52,7 @@ import Testing
             ha1MD5: DigestHash.ha1(username: "alice", realm: realm, password: "alice-secret", algorithm: .md5),
             ha1SHA256: DigestHash.ha1(username: "alice", realm: realm, password: "alice-secret", algorithm: .sha256))
 
+        try before(database)
         let logger = log?.logger ?? Logger(label: "metrics-test") { _ in SwiftLogNoOpLogHandler() }
         let (ready, readySignal) = AsyncStream.makeStream(of: Void.self)
         let store = CallRecordStore(database: database)
@@ -67,12 +69,24 @@ import Testing
         try await withTaskExecutorPreference(BlockingWorkExecutor()) { try traffic(port) }
         await group.triggerGracefulShutdown()
         try await running.value
-        return (registry.emitToString(), try store.list(limit: 100, offset: 0))
+        return (registry.emitToString(), records ? try store.list(limit: 100, offset: 0) : [])
     }
 
     /// The value of the metric line `name` in `text`.
     func value(_ name: String, in text: String) -> String? {
         text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.map { String($0.dropFirst(name.count + 1)) }
+    }
+
+    @Test func anOpenCallRecordThatCannotBeReadIsCountedAndLeftOpenAtStart() async throws {
+        let (text, _) = try await run(before: { database in
+            try database.pool.write { db in
+                try db.execute(sql: """
+                    INSERT INTO call_records (id, pairing_id, call_id, callee, caller, started_at, record)
+                    VALUES ('broken', 'p', 'c', 'alice', 'bob', 0, '{"id": 5}')
+                    """)
+            }
+        }) { _ in }
+        #expect(value(#"sipwake_call_record_close_failures_total{reason="unreadable"}"#, in: text) == "1", "\(text)")
     }
 
     @Test func aRegisterExchangeIsCounted() async throws {
