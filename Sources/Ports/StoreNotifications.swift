@@ -7,6 +7,9 @@ public protocol StoreNotifications: Sendable {
     /// Calls `changed` for each change another process may have committed,
     /// until cancelled. Once listening (and again after a lost connection
     /// is back), it calls `changed` with every kind, since commits made in
-    /// between were not announced to it.
-    func listen(_ changed: @escaping @Sendable (StoreChange) -> Void) async
+    /// between were not announced to it. Each time the listening fails (the
+    /// connection cannot be opened or is lost) it calls `failed` and tries
+    /// again a second later.
+    func listen(_ changed: @escaping @Sendable (StoreChange) -> Void,
+                failed: @escaping @Sendable (any Error) async -> Void) async
 }

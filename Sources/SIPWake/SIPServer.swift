@@ -52,6 +52,7 @@ actor SIPServer: SIPRequestHandler {
     private var keepalive: BindingKeepalive?
     /// Failed reads of the binding event feed, logged once a minute.
     private var bindingEventFailures = ThrottledCount(interval: 60)
+    private var storeNotificationFailures = ThrottledCount(interval: 60)
 
     static let allowedMethods = "REGISTER, OPTIONS, INVITE, ACK, CANCEL, BYE, UPDATE, INFO, PRACK, MESSAGE"
 
@@ -207,10 +208,21 @@ actor SIPServer: SIPRequestHandler {
     /// notifications of other processes' commits ring them.
     nonisolated let storeChanges = StoreChangeBells()
 
-    /// Rings `storeChanges` at each of the store's notifications, until cancelled.
+    /// Rings `storeChanges` at each of the store's notifications, until
+    /// cancelled. While they are lost, the readers read on their timers.
     nonisolated func runStoreNotifications(_ notifications: any StoreNotifications) async {
         let bells = storeChanges
-        await notifications.listen { change in bells.ring(change) }
+        await notifications.listen({ change in bells.ring(change) }, failed: { error in
+            await self.storeNotificationsFailed(error)
+        })
+    }
+
+    private func storeNotificationsFailed(_ error: any Error) {
+        Counter(label: "sipwake_store_notifications_failures_total", factory: metrics).increment()
+        // Tried again every second: a store that stays away is one line a minute.
+        guard let failures = storeNotificationFailures.add(1, now: clock()) else { return }
+        logger.warning("store notifications lost: other nodes' writes are read on the timers",
+                       metadata: ["error": "\(error)", "store.notification_failures": .stringConvertible(failures)])
     }
 
     /// Reloads the users when the users table changed: at once when the

@@ -78,6 +78,10 @@ final class PostgreSQLIntegrationTests: IntegrationTestCase {
             try await Task.sleep(for: .milliseconds(20))
         }
         XCTAssertTrue(server.log.contains("binding events not read"), server.log)
+        for _ in 0..<250 where !server.log.contains("store notifications lost") {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        XCTAssertTrue(server.log.contains("store notifications lost"), "the lost LISTEN is reported")
         try cluster.start()
         XCTAssertTrue((500...599).contains(during.status), "\(during.status)")
         XCTAssertNotNil(server.pid, "the server is still running")

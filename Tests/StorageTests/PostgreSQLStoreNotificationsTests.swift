@@ -15,7 +15,7 @@ import Testing
     private func listening(on database: PostgreSQLDatabase) async throws -> (Task<Void, Never>, HeardChanges) {
         let heard = HeardChanges()
         let notifications = PostgreSQLStoreNotifications(database: database)
-        let task = Task { await notifications.listen { heard.add($0) } }
+        let task = Task { await notifications.listen({ heard.add($0) }, failed: { _ in }) }
         for _ in 0..<250 where heard.all.count < StoreChange.allCases.count {
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -22,8 +22,9 @@ public struct PostgreSQLStoreNotifications: StoreNotifications {
     /// Once the LISTEN is in place (commits before it are read then) every
     /// kind is reported, then each notification's kind. A payload that is
     /// no kind (a newer node's) counts as every kind. A lost connection is
-    /// opened again a second later.
-    public func listen(_ changed: @escaping @Sendable (StoreChange) -> Void) async {
+    /// opened again a second later, after `failed` is told why.
+    public func listen(_ changed: @escaping @Sendable (StoreChange) -> Void,
+                       failed: @escaping @Sendable (any Error) async -> Void) async {
         while !Task.isCancelled {
             do {
                 let connection = try await database.connections.connectForListening()
@@ -45,7 +46,9 @@ public struct PostgreSQLStoreNotifications: StoreNotifications {
                 try? await connection.close()
             } catch {
                 if Task.isCancelled { return }
+                await failed(error)
             }
+            if Task.isCancelled { return }
             try? await Task.sleep(for: .seconds(1))
         }
     }
